@@ -1,0 +1,1 @@
+//! Validation: `muster check`.

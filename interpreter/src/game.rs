@@ -1,0 +1,347 @@
+//! A game in progress: the state, the dice, the log and the agents, bound to a
+//! compiled ruleset and a map, and the loop that runs it from set-up to the
+//! victory check.
+//!
+//! The ruleset's scripts define the procedures the loop calls:
+//! `setup(game)` once (optional), `game_turn(game)` each turn, and
+//! `victory(game)`, which returns `#{ winner: "...", vp: #{ side: n } }`.
+
+use crate::agent::{AgentKind, Answer, StdTerminal, Terminal};
+use crate::dice::{Dice, Stream, StreamState};
+use crate::error::{read_file, Error, Result};
+use crate::log::{Entry, Log, Record};
+use crate::los::LosEvaluator;
+use crate::map::Map;
+use crate::ruleset::Ruleset;
+use crate::scenario::{build_state, Scenario, Setup};
+use crate::script::script_error;
+use crate::search::{CompiledProfile, CompiledZoc};
+use crate::state::State;
+use crate::value::Value;
+use indexmap::IndexMap;
+use rhai::{CallFnOptions, Dynamic, FuncArgs, Scope};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Everything a game holds. Scripts reach it only through [`GameHandle`].
+pub struct World {
+    /// The state.
+    pub state: State,
+    /// The dice.
+    pub dice: Dice,
+    /// The random agent's own stream.
+    pub agent_stream: Stream,
+    /// The log.
+    pub log: Log,
+    /// The map.
+    pub map: Rc<Map>,
+    /// The ruleset.
+    pub ruleset: Rc<Ruleset>,
+    /// LOS rules bound to the map.
+    pub los: LosEvaluator,
+    /// Movement profiles bound to the map.
+    pub profiles: IndexMap<String, CompiledProfile>,
+    /// ZOC rules bound to the map.
+    pub zoc: CompiledZoc,
+    /// Who plays each side.
+    pub agents: IndexMap<String, AgentKind>,
+    /// Forced answers (examples), used before any agent.
+    pub forced: VecDeque<Answer>,
+    /// How a human is asked.
+    pub terminal: Box<dyn Terminal>,
+}
+
+/// The handle scripts receive as `game`: a shared reference to the [`World`].
+#[derive(Clone)]
+pub struct GameHandle(pub Rc<RefCell<World>>);
+
+/// How a game is started.
+#[derive(Clone, Debug, Default)]
+pub struct GameOptions {
+    /// The seed of the dice.
+    pub seed: u64,
+    /// Agents by side; sides not named are played by `bot`.
+    pub agents: IndexMap<String, AgentKind>,
+    /// Options that override the scenario's.
+    pub options: IndexMap<String, Value>,
+    /// Echo the narration to standard output as the game runs.
+    pub echo: bool,
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Game turns played.
+    pub turns: i64,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<String>,
+    /// Victory points by side.
+    pub vp: IndexMap<String, i64>,
+    /// Anything else the ruleset's `victory` returned.
+    pub details: IndexMap<String, Value>,
+}
+
+/// A saved game: enough to resume it exactly at a turn boundary.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SaveFile {
+    /// The scenario played.
+    pub scenario: PathBuf,
+    /// The state.
+    pub state: State,
+    /// The dice stream's position.
+    pub dice: StreamState,
+    /// The random agent's stream position.
+    pub agent_stream: StreamState,
+    /// Whether `setup` has run.
+    pub set_up: bool,
+    /// The log so far.
+    pub log: Vec<Record>,
+}
+
+/// A game bound to its ruleset.
+pub struct Game {
+    handle: GameHandle,
+    ruleset: Rc<Ruleset>,
+    scenario: PathBuf,
+    set_up: bool,
+}
+
+impl Game {
+    /// Loads a scenario's ruleset and starts a game of it.
+    pub fn from_scenario(path: &Path, opts: &GameOptions) -> Result<Game> {
+        let scenario = Scenario::load(path)?;
+        let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+        Game::start(&scenario, ruleset, opts)
+    }
+
+    /// Starts a game of a loaded scenario on an already-compiled ruleset (the
+    /// ruleset is compiled once and shared by every game).
+    pub fn start(scenario: &Scenario, ruleset: Rc<Ruleset>, opts: &GameOptions) -> Result<Game> {
+        let map = Rc::new(scenario.load_map()?);
+        let mut setup = scenario.file.setup();
+        setup.options.extend(opts.options.clone());
+        let mut game = Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
+        game.handle.0.borrow_mut().state.turn = scenario.file.first_turn;
+        game.handle.0.borrow_mut().state.last_turn = scenario.file.last_turn;
+        game.scenario = scenario.path.clone();
+        Ok(game)
+    }
+
+    /// Starts a game from a set-up (scenarios and example files).
+    pub fn with_setup(setup: &Setup, ruleset: Rc<Ruleset>, map: Rc<Map>, opts: &GameOptions, text: &str, path: &Path) -> Result<Game> {
+        let state = build_state(setup, &ruleset.sides, &map, text, path)?;
+        for side in opts.agents.keys() {
+            if !ruleset.sides.contains(side) {
+                return Err(Error::rules(format!("--agent names side `{side}`; the ruleset's sides are {}", ruleset.sides.join(", "))));
+            }
+        }
+        let world = World::new(state, ruleset.clone(), map, opts);
+        Ok(Game { handle: GameHandle(Rc::new(RefCell::new(world))), ruleset, scenario: path.to_path_buf(), set_up: false })
+    }
+
+    /// Resumes a saved game.
+    pub fn resume(save_path: &Path, opts: &GameOptions) -> Result<Game> {
+        let text = read_file(save_path)?;
+        let save: SaveFile = crate::source::parse_ron(&text, save_path)?;
+        let scenario = Scenario::load(&save.scenario)?;
+        let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+        let map = Rc::new(scenario.load_map()?);
+        let mut world = World::new(save.state, ruleset.clone(), map, opts);
+        world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
+        world.agent_stream = Stream::restore(save.agent_stream);
+        world.log.restore(save.log);
+        Ok(Game { handle: GameHandle(Rc::new(RefCell::new(world))), ruleset, scenario: save.scenario, set_up: save.set_up })
+    }
+
+    /// The handle scripts see.
+    #[must_use]
+    pub fn handle(&self) -> &GameHandle {
+        &self.handle
+    }
+
+    /// The ruleset.
+    #[must_use]
+    pub fn ruleset(&self) -> &Rc<Ruleset> {
+        &self.ruleset
+    }
+
+    /// Replaces how a human is asked (tests).
+    pub fn set_terminal(&mut self, t: Box<dyn Terminal>) {
+        self.handle.0.borrow_mut().terminal = t;
+    }
+
+    /// Queues forced dice values.
+    pub fn force_dice(&mut self, values: impl IntoIterator<Item = i64>) {
+        self.handle.0.borrow_mut().dice.force(values);
+    }
+
+    /// Queues forced decisions.
+    pub fn force_decisions(&mut self, answers: impl IntoIterator<Item = Answer>) {
+        self.handle.0.borrow_mut().forced.extend(answers);
+    }
+
+    /// Calls a script function with the game as its first argument.
+    pub fn call(&self, name: &str, args: Vec<Dynamic>) -> Result<Dynamic> {
+        let mut all = vec![Dynamic::from(self.handle.clone())];
+        all.extend(args);
+        call_script(&self.ruleset, name, all)
+    }
+
+    /// Runs `setup` if the ruleset defines it and it has not run.
+    pub fn set_up(&mut self) -> Result<()> {
+        if !self.set_up {
+            self.set_up = true;
+            if self.ruleset.has_function("setup", 1) {
+                let _ = self.call("setup", vec![])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the game is over (ended by the rules or past the last turn).
+    #[must_use]
+    pub fn over(&self) -> bool {
+        let w = self.handle.0.borrow();
+        w.state.ended || w.state.turn > w.state.last_turn
+    }
+
+    /// Plays one game turn and moves the turn marker on.
+    pub fn play_turn(&mut self) -> Result<()> {
+        self.set_up()?;
+        let turn = self.handle.0.borrow().state.turn;
+        self.handle.0.borrow_mut().log.push(turn, Entry::Turn { turn });
+        let _ = self.call("game_turn", vec![])?;
+        let mut w = self.handle.0.borrow_mut();
+        if !w.state.ended {
+            w.state.turn += 1;
+        }
+        Ok(())
+    }
+
+    /// Plays to the end and runs the victory check. With `save`, the game is
+    /// saved after every turn, so an error loses at most the turn in play.
+    pub fn run(&mut self, save: Option<&Path>) -> Result<GameResult> {
+        self.set_up()?;
+        while !self.over() {
+            self.play_turn()?;
+            if let Some(p) = save {
+                self.save(p)?;
+            }
+        }
+        self.victory()
+    }
+
+    /// Runs the ruleset's `victory` and reads its answer.
+    pub fn victory(&self) -> Result<GameResult> {
+        let v = self.call("victory", vec![])?;
+        let value = Value::from_dynamic(&v).map_err(Error::rules)?;
+        let Value::Map(mut m) = value else {
+            return Err(Error::rules("`victory` must return a map such as #{ winner: \"union\", vp: #{ union: 10, confederate: 12 } }"));
+        };
+        let winner = match m.shift_remove("winner") {
+            Some(Value::Str(s)) if !s.is_empty() && s != "draw" => Some(s),
+            _ => None,
+        };
+        let mut vp = IndexMap::new();
+        if let Some(Value::Map(v)) = m.shift_remove("vp") {
+            for side in &self.ruleset.sides {
+                vp.insert(side.clone(), v.get(side).and_then(Value::as_int).unwrap_or(0));
+            }
+        }
+        let w = self.handle.0.borrow();
+        let turns = (w.state.turn.min(w.state.last_turn + 1) - 1).max(0);
+        let turns = if w.state.ended { w.state.turn } else { turns };
+        Ok(GameResult { turns, winner, vp, details: m })
+    }
+
+    /// Saves the game at this turn boundary.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let w = self.handle.0.borrow();
+        let save = SaveFile {
+            scenario: self.scenario.clone(),
+            state: w.state.clone(),
+            dice: w.dice.state(),
+            agent_stream: w.agent_stream.state(),
+            set_up: self.set_up,
+            log: w.log.records().to_vec(),
+        };
+        let text = ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
+            .map_err(|e| Error::rules(format!("cannot save: {e}")))?;
+        // Write then rename, so a crash mid-write never destroys the last save.
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, text).map_err(|source| Error::Io { path: tmp.clone(), source })?;
+        std::fs::rename(&tmp, path).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+    }
+
+    /// A copy of the state.
+    #[must_use]
+    pub fn state(&self) -> State {
+        self.handle.0.borrow().state.clone()
+    }
+
+    /// A copy of the log.
+    #[must_use]
+    pub fn log(&self) -> Log {
+        self.handle.0.borrow().log.clone()
+    }
+
+    /// Forced dice values not yet used.
+    #[must_use]
+    pub fn forced_dice_left(&self) -> usize {
+        self.handle.0.borrow().dice.forced_left()
+    }
+
+    /// Forced decisions not yet used.
+    #[must_use]
+    pub fn forced_decisions_left(&self) -> usize {
+        self.handle.0.borrow().forced.len()
+    }
+
+    /// The map.
+    #[must_use]
+    pub fn map(&self) -> Rc<Map> {
+        self.handle.0.borrow().map.clone()
+    }
+}
+
+impl World {
+    fn new(state: State, ruleset: Rc<Ruleset>, map: Rc<Map>, opts: &GameOptions) -> World {
+        let profiles = ruleset.movement.iter().map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map))).collect();
+        let mut agents = IndexMap::new();
+        for side in &ruleset.sides {
+            agents.insert(side.clone(), opts.agents.get(side).cloned().unwrap_or(AgentKind::Bot));
+        }
+        World {
+            state,
+            dice: Dice::new(ruleset.dice.clone(), opts.seed),
+            // A second stream from the same seed, far from the dice's.
+            agent_stream: Stream::new(opts.seed ^ 0x5851_F42D_4C95_7F2D),
+            log: {
+                let mut log = Log::default();
+                log.echo = opts.echo;
+                log
+            },
+            los: LosEvaluator::new(&ruleset.los, &map),
+            zoc: CompiledZoc::new(&ruleset.zoc, &map),
+            profiles,
+            map,
+            ruleset,
+            agents,
+            forced: VecDeque::new(),
+            terminal: Box::new(StdTerminal),
+        }
+    }
+}
+
+/// Calls a script function without re-running the scripts' top level.
+pub fn call_script(ruleset: &Ruleset, name: &str, args: impl FuncArgs) -> Result<Dynamic> {
+    let mut scope = Scope::new();
+    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+    ruleset
+        .engine
+        .call_fn_with_options::<Dynamic>(options, &mut scope, &ruleset.ast, name, args)
+        .map_err(|e| script_error(&e))
+}

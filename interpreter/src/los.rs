@@ -1,0 +1,311 @@
+//! Line of sight: a declarative evaluator over the [`line_trace`] of two hexes.
+//!
+//! Each ruleset states its rules in RON ([`LosRules`]): which terrain tags (or
+//! units) block or obscure, relative to the firer's and target's elevations,
+//! how many obscuring hexes make a block, and whether a line along a hexside
+//! is judged by either or both hexes. Rules a table cannot express go in the
+//! ruleset's Rhai hook `los_override`.
+
+use crate::hex::{line_trace, Hex, LineStep};
+use crate::map::Map;
+use serde::{Deserialize, Serialize};
+
+/// A ruleset's line-of-sight rules as written.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LosRules {
+    /// The rules, each tested on every intervening hex.
+    #[serde(default)]
+    pub rules: Vec<LosRule>,
+    /// How a line running exactly along a hexside is judged.
+    #[serde(default)]
+    pub hexside_pairs: PairRule,
+}
+
+/// How the two hexes either side of a line along a hexside combine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PairRule {
+    /// The line is affected only if both hexes affect it (the lesser effect counts).
+    #[default]
+    Both,
+    /// The line is affected if either hex affects it (the more restrictive counts).
+    Either,
+}
+
+/// What a rule does to the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Effect {
+    /// The hex obscures the line (the ruleset decides what that costs).
+    Obscure,
+    /// The hex blocks the line.
+    Block,
+}
+
+/// Which hexes of the line a rule looks at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AppliesTo {
+    /// Intervening hexes only.
+    #[default]
+    Intervening,
+    /// The target hex only.
+    Target,
+    /// Intervening hexes and the target hex.
+    InterveningAndTarget,
+}
+
+/// A hex's height compared with the firer's and target's elevations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Height {
+    /// Whatever its height.
+    #[default]
+    Any,
+    /// Higher than both the firer and the target.
+    AboveBoth,
+    /// At least as high as the higher of the two.
+    AtOrAboveBoth,
+    /// Higher than the lower of the two.
+    AboveLower,
+    /// At least as high as the lower of the two.
+    AtOrAboveLower,
+    /// Lower than the higher of the two.
+    BelowHigher,
+    /// Lower than both.
+    BelowBoth,
+}
+
+/// One line-of-sight rule.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LosRule {
+    /// The rule applies to a hex with any of these terrain tags; empty means any hex.
+    #[serde(default)]
+    pub terrain: Vec<String>,
+    /// The rule applies only where a unit stands.
+    #[serde(default)]
+    pub units: bool,
+    /// The height test on the hex.
+    #[serde(default)]
+    pub height: Height,
+    /// Added to the hex's elevation for the height test (the height of trees, say).
+    #[serde(default)]
+    pub obstacle: i32,
+    /// What the rule does.
+    pub effect: Effect,
+    /// An obscuring rule turns into a block at this many hexes.
+    #[serde(default)]
+    pub block_at: Option<u32>,
+    /// Which hexes it looks at.
+    #[serde(default)]
+    pub applies_to: AppliesTo,
+    /// The words used for this rule in reasons; defaults to the terrain tags.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// The verdict of a line-of-sight check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Verdict {
+    /// Nothing in the way.
+    Clear,
+    /// Seen, with each reason it is obscured.
+    Obscured(Vec<String>),
+    /// Not seen: the hex (or hexside pair) that blocks, and why.
+    Blocked {
+        /// The hex id, or `a/b` for a hexside pair.
+        at: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Clear => write!(f, "clear"),
+            Verdict::Obscured(r) => write!(f, "obscured ({})", r.join("; ")),
+            Verdict::Blocked { at, reason } => write!(f, "blocked by {at} ({reason})"),
+        }
+    }
+}
+
+/// A rule with its tag names turned into the map's bits.
+#[derive(Clone, Debug)]
+struct CompiledRule {
+    mask: u64,
+    any_terrain: bool,
+    rule: LosRule,
+    label: String,
+}
+
+/// Line-of-sight rules bound to one map, ready to evaluate quickly.
+#[derive(Clone, Debug)]
+pub struct LosEvaluator {
+    rules: Vec<CompiledRule>,
+    pairs: PairRule,
+}
+
+impl LosEvaluator {
+    /// Binds rules to a map. Tags the map does not use never match.
+    #[must_use]
+    pub fn new(spec: &LosRules, map: &Map) -> Self {
+        let rules = spec
+            .rules
+            .iter()
+            .map(|r| CompiledRule {
+                mask: map.tag_mask(&r.terrain),
+                any_terrain: r.terrain.is_empty(),
+                label: r.reason.clone().unwrap_or_else(|| {
+                    if r.units {
+                        "units".to_string()
+                    } else if r.terrain.is_empty() {
+                        "higher ground".to_string()
+                    } else {
+                        r.terrain.join("/")
+                    }
+                }),
+                rule: r.clone(),
+            })
+            .collect();
+        LosEvaluator { rules, pairs: spec.hexside_pairs }
+    }
+
+    /// Judges the line from `from` to `to`. `occupied` says whether a unit
+    /// stands in a hex (for rules with `units: true`).
+    pub fn evaluate(&self, map: &Map, from: Hex, to: Hex, occupied: impl Fn(Hex) -> bool) -> Verdict {
+        let (ef, et) = (map.elevation(from), map.elevation(to));
+        let mut reasons: Vec<String> = Vec::new();
+        let mut counts = vec![0u32; self.rules.len()];
+        let steps = line_trace(from, to);
+        let target = [LineStep::Hex(to)];
+        let all = steps.iter().map(|s| (s, false)).chain(target.iter().map(|s| (s, true)));
+        for (step, is_target) in all {
+            for (ri, cr) in self.rules.iter().enumerate() {
+                let wanted = match cr.rule.applies_to {
+                    AppliesTo::Intervening => !is_target,
+                    AppliesTo::Target => is_target,
+                    AppliesTo::InterveningAndTarget => true,
+                };
+                if !wanted || !self.step_matches(map, cr, step, ef, et, &occupied) {
+                    continue;
+                }
+                counts[ri] += 1;
+                let at = step_id(map, step);
+                let blocks = cr.rule.effect == Effect::Block
+                    || cr.rule.block_at.is_some_and(|n| counts[ri] >= n);
+                if blocks {
+                    return Verdict::Blocked { at, reason: cr.label.clone() };
+                }
+                reasons.push(format!("{} in {at}", cr.label));
+            }
+        }
+        if reasons.is_empty() {
+            Verdict::Clear
+        } else {
+            Verdict::Obscured(reasons)
+        }
+    }
+
+    fn step_matches(&self, map: &Map, cr: &CompiledRule, step: &LineStep, ef: i32, et: i32, occupied: &impl Fn(Hex) -> bool) -> bool {
+        let hit = |h: Hex| hex_matches(map, cr, h, ef, et, occupied);
+        match *step {
+            LineStep::Hex(h) => hit(h),
+            LineStep::Pair(a, b) => match self.pairs {
+                PairRule::Both => hit(a) && hit(b),
+                PairRule::Either => hit(a) || hit(b),
+            },
+        }
+    }
+}
+
+fn hex_matches(map: &Map, cr: &CompiledRule, h: Hex, ef: i32, et: i32, occupied: &impl Fn(Hex) -> bool) -> bool {
+    if !cr.any_terrain && map.tag_bits(h) & cr.mask == 0 {
+        return false;
+    }
+    if cr.rule.units && !occupied(h) {
+        return false;
+    }
+    let e = map.elevation(h) + cr.rule.obstacle;
+    let (lo, hi) = (ef.min(et), ef.max(et));
+    match cr.rule.height {
+        Height::Any => true,
+        Height::AboveBoth => e > hi,
+        Height::AtOrAboveBoth => e >= hi,
+        Height::AboveLower => e > lo,
+        Height::AtOrAboveLower => e >= lo,
+        Height::BelowHigher => e < hi,
+        Height::BelowBoth => e < lo,
+    }
+}
+
+fn step_id(map: &Map, step: &LineStep) -> String {
+    match *step {
+        LineStep::Hex(h) => map.id(h),
+        LineStep::Pair(a, b) => format!("{}/{}", map.id(a), map.id(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn map() -> Map {
+        let text = r#"Map(
+            name: "los",
+            numbering: (column_range: (1, 6), row_range: (1, 5)),
+            terrain_codes: {".": ["clear"], "f": ["forest"], "t": ["town"]},
+            terrain: [". . . . . .", ". f . . . .", ". . . . . .", ". . f . . .", ". . . . . ."],
+            elevation: ["0 0 0 0 0 0", "0 0 0 0 0 0", "0 0 2 0 0 0", "0 0 0 0 0 0", "0 0 0 0 0 0"],
+        )"#;
+        Map::from_str(text, Path::new("los.ron")).unwrap()
+    }
+
+    fn rules(pairs: PairRule) -> LosRules {
+        LosRules {
+            rules: vec![
+                LosRule { terrain: vec!["forest".into()], units: false, height: Height::Any, obstacle: 0, effect: Effect::Block, block_at: None, applies_to: AppliesTo::Intervening, reason: None },
+                LosRule { terrain: vec![], units: false, height: Height::AboveBoth, obstacle: 0, effect: Effect::Block, block_at: None, applies_to: AppliesTo::Intervening, reason: None },
+                LosRule { terrain: vec![], units: true, height: Height::Any, obstacle: 0, effect: Effect::Obscure, block_at: Some(2), applies_to: AppliesTo::Intervening, reason: None },
+            ],
+            hexside_pairs: pairs,
+        }
+    }
+
+    #[test]
+    fn forest_blocks_and_hill_blocks() {
+        let m = map();
+        let ev = LosEvaluator::new(&rules(PairRule::Both), &m);
+        let h = |id: &str| m.parse(id).unwrap();
+        assert_eq!(ev.evaluate(&m, h("0201"), h("0203"), |_| false), Verdict::Blocked { at: "0202".into(), reason: "forest".into() });
+        assert_eq!(ev.evaluate(&m, h("0302"), h("0304"), |_| false).to_string(), "blocked by 0303 (higher ground)");
+        // 0102 to 0302 runs along the 0202/0203 side; only 0202 is forest.
+        assert_eq!(ev.evaluate(&m, h("0102"), h("0302"), |_| false), Verdict::Clear);
+        assert_eq!(ev.evaluate(&m, h("0101"), h("0601"), |_| false), Verdict::Clear);
+    }
+
+    #[test]
+    fn units_obscure_then_block() {
+        let m = map();
+        let ev = LosEvaluator::new(&rules(PairRule::Both), &m);
+        let h = |id: &str| m.parse(id).unwrap();
+        let one = h("0201");
+        assert_eq!(ev.evaluate(&m, h("0101"), h("0601"), |x| x == one), Verdict::Obscured(vec!["units in 0201".into()]));
+        let two = h("0301");
+        assert!(matches!(ev.evaluate(&m, h("0101"), h("0601"), |x| x == one || x == two), Verdict::Blocked { .. }));
+    }
+
+    #[test]
+    fn hexside_pairs_both_or_either() {
+        let m = map();
+        let h = |id: &str| m.parse(id).unwrap();
+        // 0204 to 0404 runs along the side of 0303 (hill) and 0304 (forest).
+        let trace = line_trace(h("0204"), h("0404"));
+        assert!(matches!(trace[0], LineStep::Pair(..)), "{trace:?}");
+        let only_forest = LosRules { rules: vec![rules(PairRule::Both).rules[0].clone()], hexside_pairs: PairRule::Both };
+        let ev = LosEvaluator::new(&only_forest, &m);
+        assert_eq!(ev.evaluate(&m, h("0204"), h("0404"), |_| false), Verdict::Clear);
+        let either = LosRules { hexside_pairs: PairRule::Either, ..only_forest };
+        let ev = LosEvaluator::new(&either, &m);
+        assert!(matches!(ev.evaluate(&m, h("0204"), h("0404"), |_| false), Verdict::Blocked { .. }));
+    }
+}

@@ -1,0 +1,261 @@
+//! Rulesets: the manifest `ruleset.ron`, its base ruleset, its tables, and its
+//! scripts compiled once into one AST that every game of the ruleset reuses.
+//!
+//! A ruleset with `base: Some("blind_swords")` loads the base's scripts,
+//! tables and data first; the title's own scripts come after, so a title
+//! function with the same name and arity replaces the series one.
+
+use crate::error::{Error, Location, Result};
+use crate::los::LosRules;
+use crate::script::{self, script_error};
+use crate::search::{Profile, ZocRules};
+use crate::source::load_ron;
+use crate::table::Tables;
+use crate::value::Value;
+use indexmap::IndexMap;
+use rhai::{Engine, AST};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The manifest as written.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Ruleset")]
+pub struct RulesetFile {
+    /// The game's name.
+    pub name: String,
+    /// A ruleset folder (a sibling in `rulesets/`) whose procedures this one reuses.
+    #[serde(default)]
+    pub base: Option<String>,
+    /// The sides, as `--agent SIDE=...` names them.
+    #[serde(default)]
+    pub sides: Vec<String>,
+    /// Named dice and their faces: `{"d6": 6, "white": 6}`.
+    #[serde(default)]
+    pub dice: IndexMap<String, i64>,
+    /// Scripts, relative to the ruleset folder, in load order.
+    #[serde(default)]
+    pub scripts: Vec<String>,
+    /// Table files, relative to the project root (the folder holding `rulesets/`).
+    #[serde(default)]
+    pub tables: Vec<String>,
+    /// Line-of-sight rules.
+    #[serde(default)]
+    pub los: Option<LosRules>,
+    /// Movement profiles by name.
+    #[serde(default)]
+    pub movement: IndexMap<String, Profile>,
+    /// Zone-of-control rules.
+    #[serde(default)]
+    pub zoc: Option<ZocRules>,
+    /// Data for scripts: column-shift lists, schedules, names of conditions.
+    #[serde(default)]
+    pub data: IndexMap<String, Value>,
+    /// Limits on scripts.
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Limits that stop a runaway script with an error.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Operations per call from the engine into a script (one game turn, one step).
+    pub operations: u64,
+    /// Depth of nested function calls.
+    pub call_depth: usize,
+    /// Longest string.
+    pub string_size: usize,
+    /// Longest array.
+    pub array_size: usize,
+    /// Largest object map.
+    pub map_size: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { operations: 20_000_000, call_depth: 48, string_size: 1 << 16, array_size: 100_000, map_size: 20_000 }
+    }
+}
+
+/// A loaded ruleset with its compiled scripts.
+pub struct Ruleset {
+    /// The game's name.
+    pub name: String,
+    /// The ruleset folder.
+    pub dir: PathBuf,
+    /// The sides.
+    pub sides: Vec<String>,
+    /// Named dice.
+    pub dice: IndexMap<String, i64>,
+    /// Tables by name.
+    pub tables: Tables,
+    /// Line-of-sight rules.
+    pub los: LosRules,
+    /// Movement profiles.
+    pub movement: IndexMap<String, Profile>,
+    /// Zone-of-control rules.
+    pub zoc: ZocRules,
+    /// Data for scripts.
+    pub data: IndexMap<String, Value>,
+    /// The engine every game of this ruleset runs on.
+    pub engine: Engine,
+    /// All scripts, compiled and merged.
+    pub ast: AST,
+    functions: HashSet<(String, usize)>,
+    params: IndexMap<String, Vec<String>>,
+}
+
+impl std::fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ruleset").field("name", &self.name).field("dir", &self.dir).finish_non_exhaustive()
+    }
+}
+
+/// The project root of a ruleset folder: the folder holding `rulesets/`, or
+/// the ruleset folder itself when it is not inside one.
+fn project_root(dir: &Path) -> PathBuf {
+    match dir.parent() {
+        Some(p) if p.file_name().is_some_and(|n| n == "rulesets") => p.parent().unwrap_or(p).to_path_buf(),
+        _ => dir.to_path_buf(),
+    }
+}
+
+/// The `rulesets/` folder scripts import from (the ruleset's parent).
+fn rulesets_dir(dir: &Path) -> PathBuf {
+    dir.parent().map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
+}
+
+/// Everything gathered from a ruleset and its bases before compiling.
+#[derive(Default)]
+struct Gathered {
+    sides: Vec<String>,
+    dice: IndexMap<String, i64>,
+    scripts: Vec<PathBuf>,
+    tables: Vec<PathBuf>,
+    los: Option<LosRules>,
+    movement: IndexMap<String, Profile>,
+    zoc: Option<ZocRules>,
+    data: IndexMap<String, Value>,
+    limits: Limits,
+}
+
+fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
+    let manifest = dir.join("ruleset.ron");
+    if depth > 8 {
+        return Err(Error::at(Location::file(&manifest), "`base` rulesets nest too deeply (a cycle?)"));
+    }
+    let (file, text): (RulesetFile, String) = load_ron(&manifest)?;
+    if let Some(base) = &file.base {
+        let base_dir = rulesets_dir(dir).join(base);
+        if !base_dir.join("ruleset.ron").is_file() {
+            let mut cur = crate::source::Cursor::new(&text, &manifest);
+            return Err(Error::at(cur.find_str(base), format!("base ruleset `{base}` not found: no {}", base_dir.join("ruleset.ron").display())));
+        }
+        gather(&base_dir, into, depth + 1)?;
+    }
+    if !file.sides.is_empty() {
+        into.sides = file.sides;
+    }
+    into.dice.extend(file.dice);
+    let root = project_root(dir);
+    let mut cur = crate::source::Cursor::new(&text, &manifest);
+    for s in &file.scripts {
+        let p = dir.join(s);
+        if !p.is_file() {
+            return Err(Error::at(cur.find_str(s), format!("script `{s}` not found at {}", p.display())));
+        }
+        into.scripts.push(p);
+    }
+    for t in &file.tables {
+        let p = root.join(t);
+        if !p.is_file() {
+            return Err(Error::at(cur.find_str(t), format!("table file `{t}` not found at {}", p.display())));
+        }
+        into.tables.push(p);
+    }
+    if file.los.is_some() {
+        into.los = file.los;
+    }
+    into.movement.extend(file.movement);
+    if file.zoc.is_some() {
+        into.zoc = file.zoc;
+    }
+    into.data.extend(file.data);
+    into.limits = file.limits;
+    Ok(file.name)
+}
+
+impl Ruleset {
+    /// Loads a ruleset folder (or its `ruleset.ron`): manifest, bases, tables, scripts.
+    pub fn load(path: &Path) -> Result<Ruleset> {
+        let dir = if path.is_dir() { path.to_path_buf() } else { path.parent().unwrap_or(Path::new(".")).to_path_buf() };
+        let mut g = Gathered::default();
+        let name = gather(&dir, &mut g, 0)?;
+        if g.sides.is_empty() {
+            return Err(Error::at(Location::file(dir.join("ruleset.ron")), "the ruleset declares no `sides`"));
+        }
+        let mut tables = Tables::default();
+        for t in &g.tables {
+            tables.load(t)?;
+        }
+        let engine = script::build_engine(&g.limits, &rulesets_dir(&dir));
+        let mut ast = AST::empty();
+        for s in &g.scripts {
+            let text = crate::error::read_file(s)?;
+            let mut part = engine.compile(&text).map_err(|e| {
+                let p = e.position();
+                Error::at(Location::new(s, p.line().unwrap_or(0), p.position().unwrap_or(0)), e.err_type().to_string())
+            })?;
+            part.set_source(s.to_string_lossy().as_ref());
+            // Later scripts replace same-named functions of earlier ones.
+            ast = ast.merge(&part);
+        }
+        let mut functions = HashSet::new();
+        let mut params = IndexMap::new();
+        for f in ast.iter_functions() {
+            functions.insert((f.name.to_string(), f.params.len()));
+            params.insert(f.name.to_string(), f.params.iter().map(|p| p.to_string()).collect());
+        }
+        let ruleset = Ruleset {
+            name,
+            dir,
+            sides: g.sides,
+            dice: g.dice,
+            tables,
+            los: g.los.unwrap_or_default(),
+            movement: g.movement,
+            zoc: g.zoc.unwrap_or_default(),
+            data: g.data,
+            engine,
+            ast,
+            functions,
+            params,
+        };
+        ruleset.run_top_level()?;
+        Ok(ruleset)
+    }
+
+    /// Runs the scripts' top-level statements once, so that a script error
+    /// outside any function is reported at load time.
+    fn run_top_level(&self) -> Result<()> {
+        self.engine.run_ast(&self.ast).map_err(|e| script_error(&e))
+    }
+
+    /// Whether the scripts define `name` with `arity` parameters.
+    #[must_use]
+    pub fn has_function(&self, name: &str, arity: usize) -> bool {
+        self.functions.contains(&(name.to_string(), arity))
+    }
+
+    /// The parameter names of a script function (the last one loaded of that name).
+    #[must_use]
+    pub fn params(&self, name: &str) -> Option<&[String]> {
+        self.params.get(name).map(Vec::as_slice)
+    }
+
+    /// The names of all script functions.
+    pub fn function_names(&self) -> impl Iterator<Item = &str> {
+        self.params.keys().map(String::as_str)
+    }
+}

@@ -1,0 +1,240 @@
+//! Scenarios: which ruleset and map, how long, the options, and the set-up
+//! of units, tracks, decks and data that the ruleset's scripts read.
+
+use crate::error::{Error, Result};
+use crate::map::{Map, MapFile};
+use crate::source::{load_ron, Cursor};
+use crate::state::{State, Unit};
+use crate::value::Value;
+use indexmap::{IndexMap, IndexSet};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A unit as placed by a scenario or an example.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitSpec {
+    /// Unique id.
+    pub id: String,
+    /// Display name (defaults to the id).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Owning side.
+    pub side: String,
+    /// Kind.
+    #[serde(default)]
+    pub kind: String,
+    /// Strength.
+    #[serde(default)]
+    pub strength: i64,
+    /// Rating.
+    #[serde(default)]
+    pub rating: i64,
+    /// Hex id, or none for a unit that starts off the map.
+    #[serde(default)]
+    pub at: Option<String>,
+    /// Facing direction index.
+    #[serde(default)]
+    pub facing: Option<u8>,
+    /// Face up (default `front`).
+    #[serde(default)]
+    pub face: Option<String>,
+    /// Markers.
+    #[serde(default)]
+    pub markers: Vec<String>,
+    /// Ruleset-defined properties.
+    #[serde(default)]
+    pub props: IndexMap<String, Value>,
+}
+
+/// A map given by path or written inline (examples use both).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum MapRef {
+    /// A map file, relative to the file that names it.
+    Path(String),
+    /// A map written in place.
+    Inline(MapFile),
+}
+
+/// The set-up shared by scenarios and example files.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Setup {
+    /// Units.
+    #[serde(default)]
+    pub units: Vec<UnitSpec>,
+    /// Tracks and their starting values.
+    #[serde(default)]
+    pub tracks: IndexMap<String, i64>,
+    /// Decks and cups with their items, top first.
+    #[serde(default)]
+    pub decks: IndexMap<String, Vec<String>>,
+    /// Data per side.
+    #[serde(default)]
+    pub sides: IndexMap<String, IndexMap<String, Value>>,
+    /// Markers on hexes.
+    #[serde(default)]
+    pub hex_markers: IndexMap<String, Vec<String>>,
+    /// Data for the ruleset's scripts (reinforcement schedules, victory hexes ...).
+    #[serde(default)]
+    pub data: IndexMap<String, Value>,
+    /// Options the scenario switches on (the command line may override them).
+    #[serde(default)]
+    pub options: IndexMap<String, Value>,
+}
+
+/// A scenario file as written.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Scenario")]
+pub struct ScenarioFile {
+    /// The scenario's name.
+    pub name: String,
+    /// The ruleset folder, relative to this file.
+    pub ruleset: String,
+    /// The map file, relative to this file.
+    pub map: String,
+    /// The first game turn.
+    #[serde(default = "one")]
+    pub first_turn: i64,
+    /// The last game turn.
+    pub last_turn: i64,
+    /// Units.
+    #[serde(default)]
+    pub units: Vec<UnitSpec>,
+    /// Tracks and their starting values.
+    #[serde(default)]
+    pub tracks: IndexMap<String, i64>,
+    /// Decks and cups with their items, top first.
+    #[serde(default)]
+    pub decks: IndexMap<String, Vec<String>>,
+    /// Data per side.
+    #[serde(default)]
+    pub sides: IndexMap<String, IndexMap<String, Value>>,
+    /// Markers on hexes.
+    #[serde(default)]
+    pub hex_markers: IndexMap<String, Vec<String>>,
+    /// Data for the ruleset's scripts.
+    #[serde(default)]
+    pub data: IndexMap<String, Value>,
+    /// Options the scenario switches on (the command line may override them).
+    #[serde(default)]
+    pub options: IndexMap<String, Value>,
+}
+
+impl ScenarioFile {
+    /// The set-up part of the scenario.
+    #[must_use]
+    pub fn setup(&self) -> Setup {
+        Setup {
+            units: self.units.clone(),
+            tracks: self.tracks.clone(),
+            decks: self.decks.clone(),
+            sides: self.sides.clone(),
+            hex_markers: self.hex_markers.clone(),
+            data: self.data.clone(),
+            options: self.options.clone(),
+        }
+    }
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// A loaded scenario: its file, where it lives, and its map.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The file.
+    pub file: ScenarioFile,
+    /// Its path.
+    pub path: PathBuf,
+    /// Its source text (to place errors).
+    pub text: String,
+}
+
+impl Scenario {
+    /// Loads a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario> {
+        let (file, text) = load_ron(path)?;
+        Ok(Scenario { file, path: path.to_path_buf(), text })
+    }
+
+    /// The ruleset folder.
+    #[must_use]
+    pub fn ruleset_dir(&self) -> PathBuf {
+        relative_to(&self.path, &self.file.ruleset)
+    }
+
+    /// Loads the scenario's map.
+    pub fn load_map(&self) -> Result<Map> {
+        let p = relative_to(&self.path, &self.file.map);
+        if !p.is_file() {
+            let mut cur = Cursor::new(&self.text, &self.path);
+            return Err(Error::at(cur.find_str(&self.file.map), format!("map file not found at {}", p.display())));
+        }
+        Map::load(&p)
+    }
+}
+
+/// A path written in `file`, resolved against `file`'s folder.
+#[must_use]
+pub fn relative_to(file: &Path, written: &str) -> PathBuf {
+    file.parent().unwrap_or(Path::new(".")).join(written)
+}
+
+/// Builds the starting state from a set-up, checking every unit's side and
+/// hex. `text`/`path` are the source the set-up came from, to place errors.
+pub fn build_state(setup: &Setup, sides: &[String], map: &Map, text: &str, path: &Path) -> Result<State> {
+    let mut st = State::default();
+    let mut cur = Cursor::new(text, path);
+    for side in sides {
+        st.sides.insert(side.clone(), IndexMap::new());
+    }
+    for u in &setup.units {
+        let at = cur.find_str(&u.id);
+        if st.units.contains_key(&u.id) {
+            return Err(Error::at(at, format!("unit id `{}` is used twice", u.id)));
+        }
+        if !sides.contains(&u.side) {
+            return Err(Error::at(at, format!("unit `{}`: side `{}` is not one of the ruleset's sides ({})", u.id, u.side, sides.join(", "))));
+        }
+        let location = match &u.at {
+            Some(id) => {
+                let at = cur.find_str(id);
+                Some(map.parse(id).map_err(|e| Error::at(at, format!("unit `{}`: {e}", u.id)))?)
+            }
+            None => None,
+        };
+        st.units.insert(
+            u.id.clone(),
+            Unit {
+                id: u.id.clone(),
+                name: u.name.clone().unwrap_or_else(|| u.id.clone()),
+                side: u.side.clone(),
+                kind: u.kind.clone(),
+                strength: u.strength,
+                rating: u.rating,
+                location,
+                facing: u.facing,
+                face: u.face.clone().unwrap_or_else(|| "front".to_string()),
+                markers: u.markers.iter().cloned().collect::<IndexSet<_>>(),
+                props: u.props.clone(),
+            },
+        );
+    }
+    for (id, markers) in &setup.hex_markers {
+        let at = cur.find_str(id);
+        let h = map.parse(id).map_err(|e| Error::at(at, e.to_string()))?;
+        st.hex_markers.entry(h).or_default().extend(markers.iter().cloned());
+    }
+    for (side, data) in &setup.sides {
+        if !sides.contains(side) {
+            return Err(Error::at(cur.find_str(side), format!("`{side}` is not one of the ruleset's sides ({})", sides.join(", "))));
+        }
+        st.sides.entry(side.clone()).or_default().extend(data.clone());
+    }
+    st.tracks = setup.tracks.clone();
+    st.decks = setup.decks.clone();
+    st.globals = setup.data.clone();
+    st.globals.insert("options".to_string(), Value::Map(setup.options.clone()));
+    Ok(st)
+}

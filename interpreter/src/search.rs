@@ -1,0 +1,362 @@
+//! Hex searches that scripts call with the ruleset's data: movement costs,
+//! reachable hexes, cheapest paths, zones of control and retreat hexes.
+//!
+//! These loops over hexes are the hot part of a game, so they live here in
+//! Rust; scripts decide what to do with the answers.
+
+use crate::hex::Hex;
+use crate::map::Map;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+/// A movement profile as written in a ruleset: what it costs to enter a hex.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Cost to enter a hex by terrain tag; the highest of the hex's tags counts.
+    /// A negative cost means the hex cannot be entered.
+    #[serde(default)]
+    pub terrain: IndexMap<String, f64>,
+    /// Cost of a hex none of whose tags is listed.
+    #[serde(default = "one")]
+    pub default_terrain: f64,
+    /// Cost added for crossing a hexside feature; negative means it cannot be crossed.
+    #[serde(default)]
+    pub hexside: IndexMap<String, f64>,
+    /// Features that let a unit cross a side that another feature forbids (bridge, ford).
+    #[serde(default)]
+    pub crossings: Vec<String>,
+    /// Movement along connected hexsides (roads, trails): replaces the terrain
+    /// cost and the hexside additions.
+    #[serde(default)]
+    pub connections: Vec<Connection>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// Movement along a hexside feature such as a road.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Connection {
+    /// The hexside feature.
+    pub feature: String,
+    /// Cost to enter the next hex along it.
+    pub cost: f64,
+    /// A different cost by terrain tag of the hex entered (a trail into forest).
+    #[serde(default)]
+    pub into: IndexMap<String, f64>,
+}
+
+/// Which hexes a unit's zone of control covers.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZocRules {
+    /// Hexside features a zone of control does not extend across ...
+    #[serde(default)]
+    pub blocked_by: Vec<String>,
+    /// ... unless one of these features is on the same side.
+    #[serde(default)]
+    pub crossings: Vec<String>,
+    /// Hexes with these tags are never in a zone of control.
+    #[serde(default)]
+    pub exclude_terrain: Vec<String>,
+}
+
+/// A profile bound to a map's bits.
+#[derive(Clone, Debug)]
+pub struct CompiledProfile {
+    terrain: Vec<(u64, f64)>,
+    default_terrain: f64,
+    hexside: Vec<(u64, f64)>,
+    crossings: u64,
+    connections: Vec<(u64, f64, Vec<(u64, f64)>)>,
+}
+
+impl CompiledProfile {
+    /// Binds a profile to a map.
+    #[must_use]
+    pub fn new(p: &Profile, map: &Map) -> Self {
+        let tags = |m: &IndexMap<String, f64>| -> Vec<(u64, f64)> {
+            m.iter().filter_map(|(t, c)| map.tag_bit(t).map(|b| (b, *c))).collect()
+        };
+        CompiledProfile {
+            terrain: tags(&p.terrain),
+            default_terrain: p.default_terrain,
+            hexside: p.hexside.iter().filter_map(|(f, c)| map.feature_bit(f).map(|b| (b, *c))).collect(),
+            crossings: map.feature_mask(&p.crossings),
+            connections: p
+                .connections
+                .iter()
+                .filter_map(|c| map.feature_bit(&c.feature).map(|b| (b, c.cost, tags(&c.into))))
+                .collect(),
+        }
+    }
+
+    /// The cost to move from `from` into the adjacent `to`, or `None` if it
+    /// cannot be done.
+    #[must_use]
+    pub fn step_cost(&self, map: &Map, from: Hex, to: Hex) -> Option<f64> {
+        if !map.contains(to) {
+            return None;
+        }
+        let side = map.side_bits(from, to);
+        let crossing = side & self.crossings != 0;
+        let mut add = 0.0;
+        for (bit, cost) in &self.hexside {
+            if side & bit != 0 {
+                if *cost < 0.0 {
+                    if !crossing {
+                        return None;
+                    }
+                } else {
+                    add += cost;
+                }
+            }
+        }
+        let tags = map.tag_bits(to);
+        // Along a road or trail the connection's cost replaces everything else.
+        let along = self
+            .connections
+            .iter()
+            .filter(|(bit, _, _)| side & bit != 0)
+            .map(|(_, cost, into)| into.iter().filter(|(b, _)| tags & b != 0).map(|(_, c)| *c).fold(*cost, f64::max))
+            .fold(None, |best: Option<f64>, c| Some(best.map_or(c, |b| b.min(c))));
+        if let Some(c) = along {
+            return Some(c);
+        }
+        let mut cost: Option<f64> = None;
+        for (bit, c) in &self.terrain {
+            if tags & bit != 0 {
+                if *c < 0.0 {
+                    return None;
+                }
+                cost = Some(cost.map_or(*c, |x: f64| x.max(*c)));
+            }
+        }
+        Some(cost.unwrap_or(self.default_terrain) + add)
+    }
+}
+
+/// The constraints of one search.
+#[derive(Clone, Debug, Default)]
+pub struct MoveLimits {
+    /// Movement points to spend.
+    pub mp: f64,
+    /// Hexes that may not be entered (enemy units, say).
+    pub blocked: HashSet<Hex>,
+    /// Entering one of these hexes ends the move (enemy zones of control).
+    pub stop: HashSet<Hex>,
+    /// A unit may always move one hex, whatever it costs (a minimum-move rule).
+    pub minimum_one_hex: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct Node(f64, Hex);
+
+impl Eq for Node {}
+impl Ord for Node {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Min-heap on cost; ties broken on the hex so the search order is fixed.
+        o.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then_with(|| o.1.cmp(&self.1))
+    }
+}
+impl PartialOrd for Node {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// The hexes a unit at `start` can reach and the least cost of each
+/// (the start at cost 0), with the hex each was reached from.
+#[must_use]
+pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &MoveLimits) -> (Vec<(Hex, f64)>, HashMap<Hex, Hex>) {
+    let mut best: HashMap<Hex, f64> = HashMap::from([(start, 0.0)]);
+    let mut came: HashMap<Hex, Hex> = HashMap::new();
+    let mut heap = BinaryHeap::from([Node(0.0, start)]);
+    while let Some(Node(cost, h)) = heap.pop() {
+        if cost > best[&h] {
+            continue;
+        }
+        if h != start && limits.stop.contains(&h) {
+            continue;
+        }
+        for n in map.neighbours(h) {
+            if limits.blocked.contains(&n) {
+                continue;
+            }
+            let Some(step) = profile.step_cost(map, h, n) else { continue };
+            let mut total = cost + step;
+            if total > limits.mp + 1e-9 {
+                if limits.minimum_one_hex && h == start {
+                    total = limits.mp;
+                } else {
+                    continue;
+                }
+            }
+            if best.get(&n).is_none_or(|b| total < *b - 1e-9) {
+                best.insert(n, total);
+                came.insert(n, h);
+                heap.push(Node(total, n));
+            }
+        }
+    }
+    let mut out: Vec<(Hex, f64)> = best.into_iter().collect();
+    out.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+    (out, came)
+}
+
+/// The cheapest path from `start` to `goal` (both included) with no MP limit,
+/// or `None` if the goal cannot be reached.
+#[must_use]
+pub fn path(map: &Map, profile: &CompiledProfile, start: Hex, goal: Hex, blocked: &HashSet<Hex>) -> Option<(Vec<Hex>, f64)> {
+    let limits = MoveLimits { mp: f64::MAX / 4.0, blocked: blocked.clone(), ..MoveLimits::default() };
+    let (costs, came) = reachable(map, profile, start, &limits);
+    let cost = costs.iter().find(|(h, _)| *h == goal)?.1;
+    let mut out = vec![goal];
+    let mut h = goal;
+    while h != start {
+        h = came[&h];
+        out.push(h);
+    }
+    out.reverse();
+    Some((out, cost))
+}
+
+/// A zone-of-control rule bound to a map.
+#[derive(Clone, Debug)]
+pub struct CompiledZoc {
+    blocked_by: u64,
+    crossings: u64,
+    exclude: u64,
+}
+
+impl CompiledZoc {
+    /// Binds ZOC rules to a map.
+    #[must_use]
+    pub fn new(z: &ZocRules, map: &Map) -> Self {
+        CompiledZoc {
+            blocked_by: map.feature_mask(&z.blocked_by),
+            crossings: map.feature_mask(&z.crossings),
+            exclude: map.tag_mask(&z.exclude_terrain),
+        }
+    }
+
+    /// The hexes in the zone of control of units standing in `hexes`.
+    #[must_use]
+    pub fn zone(&self, map: &Map, hexes: impl IntoIterator<Item = Hex>) -> Vec<Hex> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for h in hexes {
+            for n in map.neighbours(h) {
+                let side = map.side_bits(h, n);
+                let stopped = side & self.blocked_by != 0 && side & self.crossings == 0;
+                if stopped || map.tag_bits(n) & self.exclude != 0 {
+                    continue;
+                }
+                if seen.insert(n) {
+                    out.push(n);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The hexes at exactly `steps` from `start` that a retreat can reach, each
+/// step going one hex further from `start`, never into `blocked` hexes and
+/// never across a side the profile forbids. Returned in search order.
+#[must_use]
+pub fn retreat_hexes(map: &Map, profile: &CompiledProfile, start: Hex, steps: u32, blocked: &HashSet<Hex>) -> Vec<Hex> {
+    let mut frontier = vec![start];
+    for d in 1..=steps {
+        let mut next = Vec::new();
+        for h in &frontier {
+            for n in map.neighbours(*h) {
+                if n.distance(start) == d
+                    && !blocked.contains(&n)
+                    && profile.step_cost(map, *h, n).is_some()
+                    && !next.contains(&n)
+                {
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    frontier
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn map() -> Map {
+        let text = r#"Map(
+            name: "m",
+            numbering: (column_range: (1, 5), row_range: (1, 4)),
+            terrain_codes: {".": ["clear"], "f": ["forest"], "w": ["river"]},
+            features: ["creek", "ford", "road", "stream"],
+            terrain: [". . . . .", ". f f . .", ". . w . .", ". . . . ."],
+            hexsides: [("0101/0201", ["creek"]), ("0102/0202", ["stream"])],
+            paths: [("road", ["0101", "0102", "0103", "0104"])],
+        )"#;
+        Map::from_str(text, Path::new("m.ron")).unwrap()
+    }
+
+    fn profile(map: &Map) -> CompiledProfile {
+        let p: Profile = ron::from_str(
+            r#"(terrain: {"clear": 1, "forest": 3, "river": -1}, hexside: {"creek": -1, "stream": 1, "ford": 1}, crossings: ["ford"], connections: [(feature: "road", cost: 0.5)])"#,
+        )
+        .unwrap();
+        CompiledProfile::new(&p, map)
+    }
+
+    #[test]
+    fn step_costs() {
+        let m = map();
+        let p = profile(&m);
+        let h = |id: &str| m.parse(id).unwrap();
+        assert_eq!(p.step_cost(&m, h("0101"), h("0201")), None, "creek without a ford");
+        assert_eq!(p.step_cost(&m, h("0102"), h("0202")), Some(4.0), "stream + forest");
+        assert_eq!(p.step_cost(&m, h("0101"), h("0102")), Some(0.5), "road");
+        assert_eq!(p.step_cost(&m, h("0203"), h("0303")), None, "river");
+    }
+
+    #[test]
+    fn reachable_respects_mp_and_stops() {
+        let m = map();
+        let p = profile(&m);
+        let h = |id: &str| m.parse(id).unwrap();
+        let limits = MoveLimits { mp: 2.0, ..Default::default() };
+        let (r, _) = reachable(&m, &p, h("0101"), &limits);
+        let ids: HashSet<String> = r.iter().map(|(x, _)| m.id(*x)).collect();
+        assert!(ids.contains("0104"), "1.5 MP down the road");
+        assert!(!ids.contains("0202"), "forest costs 3");
+        let mut stop = HashSet::new();
+        stop.insert(h("0102"));
+        let (r, _) = reachable(&m, &p, h("0101"), &MoveLimits { stop, ..limits });
+        assert!(!r.iter().any(|(x, _)| m.id(*x) == "0103"), "stopped on entering the zone");
+    }
+
+    #[test]
+    fn paths_and_zoc_and_retreats() {
+        let m = map();
+        let p = profile(&m);
+        let h = |id: &str| m.parse(id).unwrap();
+        let (route, cost) = path(&m, &p, h("0101"), h("0104"), &HashSet::new()).unwrap();
+        assert_eq!(route.len(), 4);
+        assert_eq!(cost, 1.5);
+        let z = CompiledZoc::new(&ZocRules { blocked_by: vec!["creek".into()], crossings: vec!["ford".into()], exclude_terrain: vec!["river".into()] }, &m);
+        let zone: Vec<String> = z.zone(&m, [h("0201")]).into_iter().map(|x| m.id(x)).collect();
+        assert!(!zone.contains(&"0101".to_string()), "not across the creek: {zone:?}");
+        assert!(zone.contains(&"0301".to_string()));
+        let r = retreat_hexes(&m, &p, h("0101"), 2, &HashSet::new());
+        assert!(r.iter().all(|x| x.distance(h("0101")) == 2));
+        assert!(!r.is_empty());
+    }
+}

@@ -1,0 +1,85 @@
+//! Game state: units with core fields and ruleset-defined properties,
+//! markers on units and hexes, decks and cups, tracks, per-side data and
+//! global data. Every collection is ordered, so that iterating the state, and
+//! therefore a whole game, is deterministic.
+
+use crate::hex::Hex;
+use crate::value::Value;
+use indexmap::{IndexMap, IndexSet};
+use serde::{Deserialize, Serialize};
+
+/// A unit (counter) on or off the map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Unique id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// The side that owns it.
+    pub side: String,
+    /// Its kind (the ruleset's words: infantry, gun, leader ...).
+    pub kind: String,
+    /// Current strength.
+    pub strength: i64,
+    /// A rating (morale, cohesion, command ...), as the ruleset uses it.
+    pub rating: i64,
+    /// Where it stands; `None` when off the map.
+    pub location: Option<Hex>,
+    /// Facing direction index, for rulesets that use facing.
+    pub facing: Option<u8>,
+    /// Which face of the counter is up (`front` unless the ruleset flips it).
+    pub face: String,
+    /// Markers on the unit.
+    pub markers: IndexSet<String>,
+    /// Ruleset-defined properties.
+    pub props: IndexMap<String, Value>,
+}
+
+/// The whole state of a game.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The current game turn.
+    pub turn: i64,
+    /// The last game turn.
+    pub last_turn: i64,
+    /// The current phase name (for the log and for saving).
+    pub phase: String,
+    /// Units by id, in set-up order.
+    pub units: IndexMap<String, Unit>,
+    /// Markers on hexes.
+    pub hex_markers: IndexMap<Hex, IndexSet<String>>,
+    /// Decks and cups by name: ordered lists of item names, top first.
+    pub decks: IndexMap<String, Vec<String>>,
+    /// Tracks by name (turn, victory points, broken boxes ...).
+    pub tracks: IndexMap<String, i64>,
+    /// Data per side.
+    pub sides: IndexMap<String, IndexMap<String, Value>>,
+    /// Global data: scenario options and whatever the ruleset keeps.
+    pub globals: IndexMap<String, Value>,
+    /// Whether the game has ended.
+    pub ended: bool,
+}
+
+impl State {
+    /// The unit with this id.
+    #[must_use]
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.get(id)
+    }
+
+    /// The unit with this id, to change.
+    pub fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.units.get_mut(id)
+    }
+
+    /// The units standing in a hex, in set-up order.
+    pub fn units_at(&self, h: Hex) -> impl Iterator<Item = &Unit> {
+        self.units.values().filter(move |u| u.location == Some(h))
+    }
+
+    /// Whether any unit stands in the hex.
+    #[must_use]
+    pub fn occupied(&self, h: Hex) -> bool {
+        self.units.values().any(|u| u.location == Some(h))
+    }
+}

@@ -1,0 +1,1 @@
+//! Example files: run by `muster verify`.
