@@ -1,1 +1,45 @@
-fn main(){}
+//! `muster`: run, check and verify hex-and-counter wargames written as Rhai
+//! scripts and RON tables. One module per subcommand, each with `Args` and
+//! `exec`.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// A rules interpreter for hex-and-counter board wargames.
+#[derive(Parser)]
+#[command(name = "muster", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a scenario to its end and print the result.
+    Play(commands::play::Args),
+    /// Validate rulesets, tables, scenarios, maps and example files.
+    Check(commands::check::Args),
+    /// Run example files and report `N passed, N failed`.
+    Verify(commands::verify::Args),
+    /// Judge line of sight between two hexes of a scenario.
+    Los(commands::los::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(a) => commands::play::exec(&a),
+        Command::Check(a) => commands::check::exec(&a),
+        Command::Verify(a) => commands::verify::exec(&a),
+        Command::Los(a) => commands::los::exec(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,1 +1,106 @@
-//! Validation: `muster check`.
+//! `muster check`: validates rulesets, tables, scenarios, maps and example
+//! files, reporting each problem as `file:line:col: message`.
+//!
+//! A file's kind comes from its first item (`Ruleset(`, `Scenario(`, `Map(`,
+//! `Table(`, `Values(`, `Example(`); a folder holding `ruleset.ron` is a
+//! ruleset. Checking a scenario loads its ruleset (compiling every script)
+//! and its map, and places every unit.
+
+use crate::error::{read_file, Error, Location};
+use crate::game::{Game, GameOptions};
+use crate::map::Map;
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::table::Tables;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// The name of the first item in a RON text, skipping comments.
+#[must_use]
+pub fn top_level_name(text: &str) -> Option<String> {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, b)| b);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, b)| b);
+        } else if let Some(r) = rest.strip_prefix("#![") {
+            rest = r.split_once(']').map_or("", |(_, b)| b);
+        } else {
+            break;
+        }
+    }
+    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Checks one file or folder; returns each problem found.
+pub fn check_path(path: &Path) -> Vec<Error> {
+    if path.is_dir() {
+        if path.join("ruleset.ron").is_file() {
+            return check_ruleset(path);
+        }
+        let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
+            Ok(d) => d.flatten().map(|e| e.path()).collect(),
+            Err(source) => return vec![Error::Io { path: path.to_path_buf(), source }],
+        };
+        entries.sort();
+        return entries
+            .iter()
+            .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "ron"))
+            .flat_map(|p| check_path(p))
+            .collect();
+    }
+    if path.file_name().is_some_and(|n| n == "ruleset.ron") {
+        return check_ruleset(path.parent().unwrap_or(Path::new(".")));
+    }
+    let text = match read_file(path) {
+        Ok(t) => t,
+        Err(e) => return vec![e],
+    };
+    let result = match top_level_name(&text).as_deref() {
+        Some("Scenario") => check_scenario(path),
+        Some("Map") => Map::load(path).map(|_| ()),
+        Some("Table" | "Values") => Tables::default().load(path),
+        Some("Example") => crate::verify::Runner::default().run(path).map(|_| ()),
+        Some("Ruleset") => return check_ruleset(path.parent().unwrap_or(Path::new("."))),
+        // Saved games and other RON files are not content to check.
+        Some("SaveFile") | None => Ok(()),
+        Some(other) => Err(Error::at(
+            Location::file(path),
+            format!("unknown file kind `{other}`: expected Ruleset, Scenario, Map, Table, Values or Example"),
+        )),
+    };
+    result.err().into_iter().collect()
+}
+
+fn check_ruleset(dir: &Path) -> Vec<Error> {
+    match Ruleset::load(dir) {
+        Ok(r) => ["game_turn", "victory"]
+            .iter()
+            .filter(|f| !r.has_function(f, 1))
+            .map(|f| Error::at(Location::file(dir.join("ruleset.ron")), format!("the scripts define no `fn {f}(game)`, which every ruleset needs")))
+            .collect(),
+        Err(e) => vec![e],
+    }
+}
+
+fn check_scenario(path: &Path) -> Result<(), Error> {
+    let scenario = Scenario::load(path)?;
+    let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+    // Building the game places every unit and checks every side and hex.
+    Game::start(&scenario, ruleset, &GameOptions::default()).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_kind_past_comments() {
+        assert_eq!(top_level_name("// header\n/* more */\nScenario(\n"), Some("Scenario".into()));
+        assert_eq!(top_level_name("#![enable(implicit_some)]\nMap("), Some("Map".into()));
+        assert_eq!(top_level_name("   "), None);
+    }
+}

@@ -257,8 +257,38 @@ impl Game {
         Ok(GameResult { turns, winner, vp, details: m })
     }
 
-    /// Saves the game at this turn boundary.
-    pub fn save(&self, path: &Path) -> Result<()> {
+    /// Judges line of sight between two hex ids as scripts see it: the
+    /// ruleset's LOS rules, then its `los_override` hook if it has one.
+    /// Returns `(verdict, reasons, blocked_by, reason)`.
+    pub fn los(&self, from: &str, to: &str) -> Result<(String, Vec<String>, String, String)> {
+        for id in [from, to] {
+            self.map().parse(id).map_err(|e| Error::rules(e.to_string()))?;
+        }
+        let probe = self
+            .ruleset
+            .engine
+            .compile("fn __muster_los(game, a, b) { game.los(a, b) }")
+            .map_err(|e| Error::rules(e.to_string()))?;
+        let ast = self.ruleset.ast.clone_functions_only().merge(&probe);
+        let mut scope = Scope::new();
+        let options = CallFnOptions::new().eval_ast(false);
+        let args = (self.handle.clone(), from.to_string(), to.to_string());
+        let m: rhai::Map = self
+            .ruleset
+            .engine
+            .call_fn_with_options(options, &mut scope, &ast, "__muster_los", args)
+            .map_err(|e| script_error(&e))?;
+        let text = |k: &str| m.get(k).map(ToString::to_string).unwrap_or_default();
+        let reasons = m
+            .get("reasons")
+            .and_then(|r| r.clone().into_array().ok())
+            .map(|a| a.iter().map(ToString::to_string).collect())
+            .unwrap_or_default();
+        Ok((text("verdict"), reasons, text("blocked_by"), text("reason")))
+    }
+
+    /// The game as save-file text, at this point (call it at a turn boundary).
+    pub fn snapshot(&self) -> Result<String> {
         let w = self.handle.0.borrow();
         let save = SaveFile {
             scenario: self.scenario.clone(),
@@ -268,14 +298,25 @@ impl Game {
             set_up: self.set_up,
             log: w.log.records().to_vec(),
         };
-        let text = ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
-            .map_err(|e| Error::rules(format!("cannot save: {e}")))?;
-        // Write then rename, so a crash mid-write never destroys the last save.
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, text).map_err(|source| Error::Io { path: tmp.clone(), source })?;
-        std::fs::rename(&tmp, path).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+        ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default()).map_err(|e| Error::rules(format!("cannot save: {e}")))
     }
 
+    /// Saves the game at this turn boundary.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let text = self.snapshot()?;
+        write_atomically(path, &text)
+    }
+}
+
+/// Writes a file through a temporary, so a crash mid-write never destroys
+/// the previous version.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).map_err(|source| Error::Io { path: tmp.clone(), source })?;
+    std::fs::rename(&tmp, path).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+}
+
+impl Game {
     /// A copy of the state.
     #[must_use]
     pub fn state(&self) -> State {

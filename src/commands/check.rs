@@ -1,0 +1,36 @@
+//! `muster check`: validate content files and report `file:line:col: message`.
+
+use muster_interpreter::check::check_path;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `muster check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Ruleset folders, scenario, map, table or example files, or folders of them.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Runs `muster check`.
+pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
+    let mut problems = 0;
+    for p in &a.paths {
+        if !p.exists() {
+            println!("{}: no such file or folder", p.display());
+            problems += 1;
+            continue;
+        }
+        for e in check_path(p) {
+            println!("{e}");
+            problems += 1;
+        }
+    }
+    if problems == 0 {
+        println!("ok: no problems found");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("{problems} problem{} found", if problems == 1 { "" } else { "s" });
+        Ok(ExitCode::from(1))
+    }
+}

@@ -1,0 +1,109 @@
+//! `muster play`: run a scenario from set-up to the victory check.
+
+use super::{parse_agents, parse_options};
+use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `muster play`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scenario file (or, with --resume, ignored).
+    pub scenario: PathBuf,
+    /// The seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Who plays a side: SIDE=human|random|bot|replay:LOG. Sides not named are played by bot.
+    #[arg(long = "agent", value_name = "SIDE=AGENT")]
+    pub agents: Vec<String>,
+    /// Switch a scenario option: NAME=VALUE.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Write the game log (JSON lines) to this file.
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// Save the game here after every turn (resume with --resume).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Resume a saved game instead of starting the scenario.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Print one JSON object with the result, and no narration.
+    #[arg(long)]
+    pub json: bool,
+    /// Print no narration, only the result.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs `muster play`.
+pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
+    let opts = GameOptions {
+        seed: a.seed,
+        agents: parse_agents(&a.agents)?,
+        options: parse_options(&a.options)?,
+        echo: !a.json && !a.quiet,
+    };
+    let mut game = match &a.resume {
+        Some(save) => Game::resume(save, &opts)?,
+        None => Game::from_scenario(&a.scenario, &opts)?,
+    };
+    let outcome = play_out(&mut game, a.save.as_deref());
+    if let Some(p) = &a.log {
+        write_atomically(p, &game.log().to_jsonl())?;
+    }
+    let result = match outcome {
+        Ok(r) => r,
+        Err((e, snapshot)) => {
+            // Keep the game: the last turn boundary goes to --save, or to a recovery file.
+            let recover = a.save.clone().unwrap_or_else(|| PathBuf::from("muster-recover.ron"));
+            if let Some(text) = snapshot {
+                write_atomically(&recover, &text)?;
+                eprintln!("the game as it stood at the start of the turn is saved in {}; resume with --resume {}", recover.display(), recover.display());
+            }
+            return Err(e.into());
+        }
+    };
+    print_result(&result, a, &game);
+    Ok(ExitCode::SUCCESS)
+}
+
+type Failure = (muster_interpreter::error::Error, Option<String>);
+
+/// Plays turn by turn, keeping a snapshot of the last turn boundary.
+fn play_out(game: &mut Game, save: Option<&Path>) -> Result<GameResult, Failure> {
+    let mut snapshot = game.snapshot().ok();
+    game.set_up().map_err(|e| (e, snapshot.clone()))?;
+    while !game.over() {
+        snapshot = game.snapshot().ok();
+        game.play_turn().map_err(|e| (e, snapshot.clone()))?;
+        if let Some(p) = save {
+            game.save(p).map_err(|e| (e, snapshot.clone()))?;
+        }
+    }
+    game.victory().map_err(|e| (e, snapshot))
+}
+
+fn print_result(r: &GameResult, a: &Args, game: &Game) {
+    if a.json {
+        let obj = serde_json::json!({
+            "scenario": a.scenario,
+            "ruleset": game.ruleset().name,
+            "seed": a.seed,
+            "turns": r.turns,
+            "winner": r.winner,
+            "vp": r.vp,
+            "details": r.details,
+        });
+        println!("{obj}");
+        return;
+    }
+    println!("\n{} — game over after {} turns", game.ruleset().name, r.turns);
+    for (side, vp) in &r.vp {
+        println!("  {side}: {vp} VP");
+    }
+    match &r.winner {
+        Some(w) => println!("  winner: {w}"),
+        None => println!("  result: draw"),
+    }
+}
