@@ -43,7 +43,9 @@ impl AgentKind {
             "bot" => Ok(AgentKind::Bot),
             _ => match text.strip_prefix("replay:") {
                 Some(file) => Ok(AgentKind::Replay(recorded_answers(Path::new(file), side)?)),
-                None => Err(Error::rules(format!("unknown agent `{text}`: use human, random, bot or replay:FILE"))),
+                None => Err(Error::rules(format!(
+                    "unknown agent `{text}`: use human, random, bot or replay:FILE"
+                ))),
             },
         }
     }
@@ -58,9 +60,15 @@ pub fn recorded_answers(path: &Path, side: &str) -> Result<VecDeque<usize>> {
             continue;
         }
         let rec: Record = serde_json::from_str(line).map_err(|e| {
-            Error::at(crate::error::Location::new(path, i + 1, e.column()), format!("not a log record: {e}"))
+            Error::at(
+                crate::error::Location::new(path, i + 1, e.column()),
+                format!("not a log record: {e}"),
+            )
         })?;
-        if let Entry::Decision { side: s, choice, .. } = rec.entry {
+        if let Entry::Decision {
+            side: s, choice, ..
+        } = rec.entry
+        {
             if s == side {
                 out.push_back(choice);
             }
@@ -98,7 +106,12 @@ impl Terminal for StdTerminal {
             match line.trim().parse::<usize>() {
                 Ok(n) if (1..=options.len()).contains(&n) => return Some(n - 1),
                 _ => {
-                    let _ = writeln!(err, "`{}` is not one of the numbers 1 to {}", line.trim(), options.len());
+                    let _ = writeln!(
+                        err,
+                        "`{}` is not one of the numbers 1 to {}",
+                        line.trim(),
+                        options.len()
+                    );
                 }
             }
         }
@@ -120,9 +133,16 @@ impl Answer {
     pub fn pick(&self, labels: &[String]) -> Result<usize> {
         match self {
             Answer::Index(i) if *i < labels.len() => Ok(*i),
-            Answer::Index(i) => Err(Error::rules(format!("forced decision {i} is out of range: there are {} options ({})", labels.len(), labels.join(", ")))),
+            Answer::Index(i) => Err(Error::rules(format!(
+                "forced decision {i} is out of range: there are {} options ({})",
+                labels.len(),
+                labels.join(", ")
+            ))),
             Answer::Label(l) => labels.iter().position(|x| x == l).ok_or_else(|| {
-                Error::rules(format!("forced decision `{l}` is not among the options: {}", labels.join(", ")))
+                Error::rules(format!(
+                    "forced decision `{l}` is not among the options: {}",
+                    labels.join(", ")
+                ))
             }),
         }
     }

@@ -31,7 +31,10 @@ pub fn top_level_name(text: &str) -> Option<String> {
             break;
         }
     }
-    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     (!name.is_empty()).then_some(name)
 }
 
@@ -43,7 +46,12 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         }
         let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
             Ok(d) => d.flatten().map(|e| e.path()).collect(),
-            Err(source) => return vec![Error::Io { path: path.to_path_buf(), source }],
+            Err(source) => {
+                return vec![Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }]
+            }
         };
         entries.sort();
         return entries
@@ -80,7 +88,12 @@ fn check_ruleset(dir: &Path) -> Vec<Error> {
         Ok(r) => ["game_turn", "victory"]
             .iter()
             .filter(|f| !r.has_function(f, 1))
-            .map(|f| Error::at(Location::file(dir.join("ruleset.ron")), format!("the scripts define no `fn {f}(game)`, which every ruleset needs")))
+            .map(|f| {
+                Error::at(
+                    Location::file(dir.join("ruleset.ron")),
+                    format!("the scripts define no `fn {f}(game)`, which every ruleset needs"),
+                )
+            })
             .collect(),
         Err(e) => vec![e],
     }
@@ -99,8 +112,14 @@ mod tests {
 
     #[test]
     fn reads_the_kind_past_comments() {
-        assert_eq!(top_level_name("// header\n/* more */\nScenario(\n"), Some("Scenario".into()));
-        assert_eq!(top_level_name("#![enable(implicit_some)]\nMap("), Some("Map".into()));
+        assert_eq!(
+            top_level_name("// header\n/* more */\nScenario(\n"),
+            Some("Scenario".into())
+        );
+        assert_eq!(
+            top_level_name("#![enable(implicit_some)]\nMap("),
+            Some("Map".into())
+        );
         assert_eq!(top_level_name("   "), None);
     }
 }

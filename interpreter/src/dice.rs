@@ -77,7 +77,10 @@ impl Stream {
         for chunk in key.chunks_mut(8) {
             chunk.copy_from_slice(&splitmix64(&mut s).to_le_bytes());
         }
-        Stream { seed, rng: ChaCha8Rng::from_seed(key) }
+        Stream {
+            seed,
+            rng: ChaCha8Rng::from_seed(key),
+        }
     }
 
     /// Restores a saved stream.
@@ -92,7 +95,10 @@ impl Stream {
     /// The stream's position.
     #[must_use]
     pub fn state(&self) -> StreamState {
-        StreamState { seed: self.seed, words: self.rng.get_word_pos() as u64 }
+        StreamState {
+            seed: self.seed,
+            words: self.rng.get_word_pos() as u64,
+        }
     }
 
     /// A uniform number in `0..n` (n > 0), without modulo bias.
@@ -120,13 +126,23 @@ impl Dice {
     /// Dice named as in `sides` (name → number of faces), seeded.
     #[must_use]
     pub fn new(sides: IndexMap<String, i64>, seed: u64) -> Self {
-        Dice { sides, stream: Stream::new(seed), forced: VecDeque::new(), last_group: Vec::new() }
+        Dice {
+            sides,
+            stream: Stream::new(seed),
+            forced: VecDeque::new(),
+            last_group: Vec::new(),
+        }
     }
 
     /// Restores dice at a saved stream position.
     #[must_use]
     pub fn restore(sides: IndexMap<String, i64>, state: StreamState) -> Self {
-        Dice { sides, stream: Stream::restore(state), forced: VecDeque::new(), last_group: Vec::new() }
+        Dice {
+            sides,
+            stream: Stream::restore(state),
+            forced: VecDeque::new(),
+            last_group: Vec::new(),
+        }
     }
 
     /// The stream position, for saving.
@@ -148,19 +164,34 @@ impl Dice {
 
     /// The number of faces of a die.
     pub fn sides_of(&self, die: &str) -> Result<i64, DiceError> {
-        self.sides.get(die).copied().ok_or_else(|| DiceError::UnknownDie(die.to_string()))
+        self.sides
+            .get(die)
+            .copied()
+            .ok_or_else(|| DiceError::UnknownDie(die.to_string()))
     }
 
     fn roll_one(&mut self, die: &str) -> Result<Roll, DiceError> {
         let sides = self.sides_of(die)?;
         if let Some(value) = self.forced.pop_front() {
             if !(1..=sides).contains(&value) {
-                return Err(DiceError::BadForced { die: die.to_string(), value, sides });
+                return Err(DiceError::BadForced {
+                    die: die.to_string(),
+                    value,
+                    sides,
+                });
             }
-            return Ok(Roll { die: die.to_string(), value, forced: true });
+            return Ok(Roll {
+                die: die.to_string(),
+                value,
+                forced: true,
+            });
         }
         let value = i64::from(self.stream.below(sides as u32)) + 1;
-        Ok(Roll { die: die.to_string(), value, forced: false })
+        Ok(Roll {
+            die: die.to_string(),
+            value,
+            forced: false,
+        })
     }
 
     /// Rolls one die; it becomes the last roll group.
@@ -170,7 +201,10 @@ impl Dice {
 
     /// Rolls several dice together; they become the last roll group.
     pub fn roll_group(&mut self, dice: &[String]) -> Result<Vec<Roll>, DiceError> {
-        let rolls = dice.iter().map(|d| self.roll_one(d)).collect::<Result<Vec<_>, _>>()?;
+        let rolls = dice
+            .iter()
+            .map(|d| self.roll_one(d))
+            .collect::<Result<Vec<_>, _>>()?;
         self.last_group = dice.to_vec();
         Ok(rolls)
     }
@@ -205,7 +239,10 @@ mod tests {
     use super::*;
 
     fn dice(seed: u64) -> Dice {
-        Dice::new(IndexMap::from([("d6".to_string(), 6), ("d10".to_string(), 10)]), seed)
+        Dice::new(
+            IndexMap::from([("d6".to_string(), 6), ("d10".to_string(), 10)]),
+            seed,
+        )
     }
 
     #[test]
@@ -234,8 +271,18 @@ mod tests {
     fn forced_values_come_first_and_are_checked() {
         let mut d = dice(1);
         d.force([3, 7]);
-        assert_eq!(d.roll("d6").unwrap(), Roll { die: "d6".into(), value: 3, forced: true });
-        assert!(matches!(d.roll("d6"), Err(DiceError::BadForced { value: 7, .. })));
+        assert_eq!(
+            d.roll("d6").unwrap(),
+            Roll {
+                die: "d6".into(),
+                value: 3,
+                forced: true
+            }
+        );
+        assert!(matches!(
+            d.roll("d6"),
+            Err(DiceError::BadForced { value: 7, .. })
+        ));
         assert!(matches!(d.roll("d8"), Err(DiceError::UnknownDie(_))));
     }
 
@@ -257,6 +304,9 @@ mod tests {
         assert_eq!(d.reroll(), Err(DiceError::NothingToReroll));
         d.roll_group(&["d6".into(), "d10".into()]).unwrap();
         let again = d.reroll().unwrap();
-        assert_eq!(again.iter().map(|r| r.die.as_str()).collect::<Vec<_>>(), ["d6", "d10"]);
+        assert_eq!(
+            again.iter().map(|r| r.die.as_str()).collect::<Vec<_>>(),
+            ["d6", "d10"]
+        );
     }
 }

@@ -18,7 +18,11 @@ pub struct Location {
 impl Location {
     /// A location in `file` at `line`:`col`.
     pub fn new(file: impl AsRef<Path>, line: usize, col: usize) -> Self {
-        Location { file: file.as_ref().to_path_buf(), line, col }
+        Location {
+            file: file.as_ref().to_path_buf(),
+            line,
+            col,
+        }
     }
 
     /// The start of `file`, for errors that belong to the whole file.
@@ -29,7 +33,13 @@ impl Location {
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file.display(), self.line.max(1), self.col.max(1))
+        write!(
+            f,
+            "{}:{}:{}",
+            self.file.display(),
+            self.line.max(1),
+            self.col.max(1)
+        )
     }
 }
 
@@ -60,7 +70,10 @@ pub enum Error {
 impl Error {
     /// An error at a file location.
     pub fn at(at: Location, message: impl Into<String>) -> Self {
-        Error::At { at, message: message.into() }
+        Error::At {
+            at,
+            message: message.into(),
+        }
     }
 
     /// A rules error.
@@ -74,5 +87,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Reads a whole file, naming it in the error.
 pub fn read_file(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -9,7 +9,7 @@
 use crate::agent::{AgentKind, Answer, StdTerminal, Terminal};
 use crate::dice::{Dice, Stream, StreamState};
 use crate::error::{read_file, Error, Result};
-use crate::log::{Entry, Log, Record};
+use crate::log::{Entry, Log};
 use crate::los::LosEvaluator;
 use crate::map::Map;
 use crate::ruleset::Ruleset;
@@ -97,8 +97,8 @@ pub struct SaveFile {
     pub agent_stream: StreamState,
     /// Whether `setup` has run.
     pub set_up: bool,
-    /// The log so far.
-    pub log: Vec<Record>,
+    /// The log so far, as JSON lines.
+    pub log: String,
 }
 
 /// A game bound to its ruleset.
@@ -123,7 +123,8 @@ impl Game {
         let map = Rc::new(scenario.load_map()?);
         let mut setup = scenario.file.setup();
         setup.options.extend(opts.options.clone());
-        let mut game = Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
+        let mut game =
+            Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
         game.handle.0.borrow_mut().state.turn = scenario.file.first_turn;
         game.handle.0.borrow_mut().state.last_turn = scenario.file.last_turn;
         game.scenario = scenario.path.clone();
@@ -131,15 +132,30 @@ impl Game {
     }
 
     /// Starts a game from a set-up (scenarios and example files).
-    pub fn with_setup(setup: &Setup, ruleset: Rc<Ruleset>, map: Rc<Map>, opts: &GameOptions, text: &str, path: &Path) -> Result<Game> {
+    pub fn with_setup(
+        setup: &Setup,
+        ruleset: Rc<Ruleset>,
+        map: Rc<Map>,
+        opts: &GameOptions,
+        text: &str,
+        path: &Path,
+    ) -> Result<Game> {
         let state = build_state(setup, &ruleset.sides, &map, text, path)?;
         for side in opts.agents.keys() {
             if !ruleset.sides.contains(side) {
-                return Err(Error::rules(format!("--agent names side `{side}`; the ruleset's sides are {}", ruleset.sides.join(", "))));
+                return Err(Error::rules(format!(
+                    "--agent names side `{side}`; the ruleset's sides are {}",
+                    ruleset.sides.join(", ")
+                )));
             }
         }
         let world = World::new(state, ruleset.clone(), map, opts);
-        Ok(Game { handle: GameHandle(Rc::new(RefCell::new(world))), ruleset, scenario: path.to_path_buf(), set_up: false })
+        Ok(Game {
+            handle: GameHandle(Rc::new(RefCell::new(world))),
+            ruleset,
+            scenario: path.to_path_buf(),
+            set_up: false,
+        })
     }
 
     /// Resumes a saved game.
@@ -152,8 +168,16 @@ impl Game {
         let mut world = World::new(save.state, ruleset.clone(), map, opts);
         world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
         world.agent_stream = Stream::restore(save.agent_stream);
-        world.log.restore(save.log);
-        Ok(Game { handle: GameHandle(Rc::new(RefCell::new(world))), ruleset, scenario: save.scenario, set_up: save.set_up })
+        world
+            .log
+            .restore_jsonl(&save.log)
+            .map_err(|m| Error::at(crate::error::Location::file(save_path), m))?;
+        Ok(Game {
+            handle: GameHandle(Rc::new(RefCell::new(world))),
+            ruleset,
+            scenario: save.scenario,
+            set_up: save.set_up,
+        })
     }
 
     /// The handle scripts see.
@@ -212,7 +236,11 @@ impl Game {
     pub fn play_turn(&mut self) -> Result<()> {
         self.set_up()?;
         let turn = self.handle.0.borrow().state.turn;
-        self.handle.0.borrow_mut().log.push(turn, Entry::Turn { turn });
+        self.handle
+            .0
+            .borrow_mut()
+            .log
+            .push(turn, Entry::Turn { number: turn });
         let _ = self.call("game_turn", vec![])?;
         let mut w = self.handle.0.borrow_mut();
         if !w.state.ended {
@@ -248,13 +276,21 @@ impl Game {
         let mut vp = IndexMap::new();
         if let Some(Value::Map(v)) = m.shift_remove("vp") {
             for side in &self.ruleset.sides {
-                vp.insert(side.clone(), v.get(side).and_then(Value::as_int).unwrap_or(0));
+                vp.insert(
+                    side.clone(),
+                    v.get(side).and_then(Value::as_int).unwrap_or(0),
+                );
             }
         }
         let w = self.handle.0.borrow();
         let turns = (w.state.turn.min(w.state.last_turn + 1) - 1).max(0);
         let turns = if w.state.ended { w.state.turn } else { turns };
-        Ok(GameResult { turns, winner, vp, details: m })
+        Ok(GameResult {
+            turns,
+            winner,
+            vp,
+            details: m,
+        })
     }
 
     /// Judges line of sight between two hex ids as scripts see it: the
@@ -262,7 +298,9 @@ impl Game {
     /// Returns `(verdict, reasons, blocked_by, reason)`.
     pub fn los(&self, from: &str, to: &str) -> Result<(String, Vec<String>, String, String)> {
         for id in [from, to] {
-            self.map().parse(id).map_err(|e| Error::rules(e.to_string()))?;
+            self.map()
+                .parse(id)
+                .map_err(|e| Error::rules(e.to_string()))?;
         }
         let probe = self
             .ruleset
@@ -277,7 +315,11 @@ impl Game {
             .ruleset
             .engine
             .call_fn_with_options(options, &mut scope, &ast, "__muster_los", args)
-            .map_err(|e| script_error(&e))?;
+            .map_err(|e| {
+                script_error(&e, "los", &|f| {
+                    self.ruleset.source_of(f).map(Path::to_path_buf)
+                })
+            })?;
         let text = |k: &str| m.get(k).map(ToString::to_string).unwrap_or_default();
         let reasons = m
             .get("reasons")
@@ -296,9 +338,10 @@ impl Game {
             dice: w.dice.state(),
             agent_stream: w.agent_stream.state(),
             set_up: self.set_up,
-            log: w.log.records().to_vec(),
+            log: w.log.to_jsonl(),
         };
-        ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default()).map_err(|e| Error::rules(format!("cannot save: {e}")))
+        ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
+            .map_err(|e| Error::rules(format!("cannot save: {e}")))
     }
 
     /// Saves the game at this turn boundary.
@@ -312,8 +355,14 @@ impl Game {
 /// the previous version.
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(|source| Error::Io { path: tmp.clone(), source })?;
-    std::fs::rename(&tmp, path).map_err(|source| Error::Io { path: path.to_path_buf(), source })
+    std::fs::write(&tmp, text).map_err(|source| Error::Io {
+        path: tmp.clone(),
+        source,
+    })?;
+    std::fs::rename(&tmp, path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 impl Game {
@@ -350,10 +399,17 @@ impl Game {
 
 impl World {
     fn new(state: State, ruleset: Rc<Ruleset>, map: Rc<Map>, opts: &GameOptions) -> World {
-        let profiles = ruleset.movement.iter().map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map))).collect();
+        let profiles = ruleset
+            .movement
+            .iter()
+            .map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map)))
+            .collect();
         let mut agents = IndexMap::new();
         for side in &ruleset.sides {
-            agents.insert(side.clone(), opts.agents.get(side).cloned().unwrap_or(AgentKind::Bot));
+            agents.insert(
+                side.clone(),
+                opts.agents.get(side).cloned().unwrap_or(AgentKind::Bot),
+            );
         }
         World {
             state,
@@ -384,5 +440,5 @@ pub fn call_script(ruleset: &Ruleset, name: &str, args: impl FuncArgs) -> Result
     ruleset
         .engine
         .call_fn_with_options::<Dynamic>(options, &mut scope, &ruleset.ast, name, args)
-        .map_err(|e| script_error(&e))
+        .map_err(|e| script_error(&e, name, &|f| ruleset.source_of(f).map(Path::to_path_buf)))
 }

@@ -88,7 +88,10 @@ impl Hex {
         }
         let mut out = Vec::with_capacity(6 * radius as usize);
         let start = DIRECTIONS[4];
-        let mut h = Hex::new(self.q + start.q * radius as i32, self.r + start.r * radius as i32);
+        let mut h = Hex::new(
+            self.q + start.q * radius as i32,
+            self.r + start.r * radius as i32,
+        );
         for dir in 0..6 {
             for _ in 0..radius {
                 out.push(h);
@@ -121,9 +124,15 @@ impl Hexside {
     pub fn new(hex: Hex, dir: usize) -> Self {
         let dir = dir % 6;
         if dir < 3 {
-            Hexside { hex, dir: dir as u8 }
+            Hexside {
+                hex,
+                dir: dir as u8,
+            }
         } else {
-            Hexside { hex: hex.neighbour(dir), dir: (dir - 3) as u8 }
+            Hexside {
+                hex: hex.neighbour(dir),
+                dir: (dir - 3) as u8,
+            }
         }
     }
 

@@ -11,7 +11,7 @@ pub enum Entry {
     /// A new game turn began.
     Turn {
         /// The turn number.
-        turn: i64,
+        number: i64,
     },
     /// A die was rolled.
     Roll {
@@ -62,11 +62,20 @@ impl Record {
     #[must_use]
     pub fn narrate(&self) -> String {
         match &self.entry {
-            Entry::Turn { turn } => format!("== Turn {turn} =="),
+            Entry::Turn { number } => format!("== Turn {number} =="),
             Entry::Roll { die, value, forced } => {
-                format!("  roll {die}: {value}{}", if *forced { " (forced)" } else { "" })
+                format!(
+                    "  roll {die}: {value}{}",
+                    if *forced { " (forced)" } else { "" }
+                )
             }
-            Entry::Decision { side, kind, label, agent, .. } => format!("  {side} ({agent}) {kind}: {label}"),
+            Entry::Decision {
+                side,
+                kind,
+                label,
+                agent,
+                ..
+            } => format!("  {side} ({agent}) {kind}: {label}"),
             Entry::Event { text, .. } => format!("  {text}"),
         }
     }
@@ -86,7 +95,11 @@ pub struct Log {
 impl Log {
     /// Adds a record.
     pub fn push(&mut self, turn: i64, entry: Entry) {
-        let rec = Record { seq: self.records.len(), turn, entry };
+        let rec = Record {
+            seq: self.records.len(),
+            turn,
+            entry,
+        };
         if self.echo && (self.echo_rolls || !matches!(rec.entry, Entry::Roll { .. })) {
             println!("{}", rec.narrate());
         }
@@ -99,9 +112,14 @@ impl Log {
         &self.records
     }
 
-    /// Restores records (from a saved game).
-    pub fn restore(&mut self, records: Vec<Record>) {
-        self.records = records;
+    /// Restores records from JSON lines (a saved game).
+    pub fn restore_jsonl(&mut self, text: &str) -> Result<(), String> {
+        self.records = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).map_err(|e| format!("bad log record in save: {e}")))
+            .collect::<Result<_, _>>()?;
+        Ok(())
     }
 
     /// The whole log as JSON lines.

@@ -166,18 +166,30 @@ impl LosEvaluator {
                 rule: r.clone(),
             })
             .collect();
-        LosEvaluator { rules, pairs: spec.hexside_pairs }
+        LosEvaluator {
+            rules,
+            pairs: spec.hexside_pairs,
+        }
     }
 
     /// Judges the line from `from` to `to`. `occupied` says whether a unit
     /// stands in a hex (for rules with `units: true`).
-    pub fn evaluate(&self, map: &Map, from: Hex, to: Hex, occupied: impl Fn(Hex) -> bool) -> Verdict {
+    pub fn evaluate(
+        &self,
+        map: &Map,
+        from: Hex,
+        to: Hex,
+        occupied: impl Fn(Hex) -> bool,
+    ) -> Verdict {
         let (ef, et) = (map.elevation(from), map.elevation(to));
         let mut reasons: Vec<String> = Vec::new();
         let mut counts = vec![0u32; self.rules.len()];
         let steps = line_trace(from, to);
         let target = [LineStep::Hex(to)];
-        let all = steps.iter().map(|s| (s, false)).chain(target.iter().map(|s| (s, true)));
+        let all = steps
+            .iter()
+            .map(|s| (s, false))
+            .chain(target.iter().map(|s| (s, true)));
         for (step, is_target) in all {
             for (ri, cr) in self.rules.iter().enumerate() {
                 let wanted = match cr.rule.applies_to {
@@ -190,12 +202,13 @@ impl LosEvaluator {
                 }
                 counts[ri] += 1;
                 let at = step_id(map, step);
+                let label = reason_for(map, cr, step);
                 let blocks = cr.rule.effect == Effect::Block
                     || cr.rule.block_at.is_some_and(|n| counts[ri] >= n);
                 if blocks {
-                    return Verdict::Blocked { at, reason: cr.label.clone() };
+                    return Verdict::Blocked { at, reason: label };
                 }
-                reasons.push(format!("{} in {at}", cr.label));
+                reasons.push(format!("{label} in {at}"));
             }
         }
         if reasons.is_empty() {
@@ -205,7 +218,15 @@ impl LosEvaluator {
         }
     }
 
-    fn step_matches(&self, map: &Map, cr: &CompiledRule, step: &LineStep, ef: i32, et: i32, occupied: &impl Fn(Hex) -> bool) -> bool {
+    fn step_matches(
+        &self,
+        map: &Map,
+        cr: &CompiledRule,
+        step: &LineStep,
+        ef: i32,
+        et: i32,
+        occupied: &impl Fn(Hex) -> bool,
+    ) -> bool {
         let hit = |h: Hex| hex_matches(map, cr, h, ef, et, occupied);
         match *step {
             LineStep::Hex(h) => hit(h),
@@ -217,7 +238,14 @@ impl LosEvaluator {
     }
 }
 
-fn hex_matches(map: &Map, cr: &CompiledRule, h: Hex, ef: i32, et: i32, occupied: &impl Fn(Hex) -> bool) -> bool {
+fn hex_matches(
+    map: &Map,
+    cr: &CompiledRule,
+    h: Hex,
+    ef: i32,
+    et: i32,
+    occupied: &impl Fn(Hex) -> bool,
+) -> bool {
     if !cr.any_terrain && map.tag_bits(h) & cr.mask == 0 {
         return false;
     }
@@ -235,6 +263,23 @@ fn hex_matches(map: &Map, cr: &CompiledRule, h: Hex, ef: i32, et: i32, occupied:
         Height::BelowHigher => e < hi,
         Height::BelowBoth => e < lo,
     }
+}
+
+/// The words for a rule's effect on a step: its `reason`, or the terrain
+/// tags of the step's hexes that the rule names.
+fn reason_for(map: &Map, cr: &CompiledRule, step: &LineStep) -> String {
+    if cr.rule.reason.is_some() || cr.any_terrain || cr.rule.units {
+        return cr.label.clone();
+    }
+    let mut tags: Vec<&str> = Vec::new();
+    for h in step.hexes() {
+        for t in map.terrain(h) {
+            if cr.rule.terrain.iter().any(|x| x == t) && !tags.contains(&t) {
+                tags.push(t);
+            }
+        }
+    }
+    tags.join("/")
 }
 
 fn step_id(map: &Map, step: &LineStep) -> String {
@@ -263,9 +308,36 @@ mod tests {
     fn rules(pairs: PairRule) -> LosRules {
         LosRules {
             rules: vec![
-                LosRule { terrain: vec!["forest".into()], units: false, height: Height::Any, obstacle: 0, effect: Effect::Block, block_at: None, applies_to: AppliesTo::Intervening, reason: None },
-                LosRule { terrain: vec![], units: false, height: Height::AboveBoth, obstacle: 0, effect: Effect::Block, block_at: None, applies_to: AppliesTo::Intervening, reason: None },
-                LosRule { terrain: vec![], units: true, height: Height::Any, obstacle: 0, effect: Effect::Obscure, block_at: Some(2), applies_to: AppliesTo::Intervening, reason: None },
+                LosRule {
+                    terrain: vec!["forest".into()],
+                    units: false,
+                    height: Height::Any,
+                    obstacle: 0,
+                    effect: Effect::Block,
+                    block_at: None,
+                    applies_to: AppliesTo::Intervening,
+                    reason: None,
+                },
+                LosRule {
+                    terrain: vec![],
+                    units: false,
+                    height: Height::AboveBoth,
+                    obstacle: 0,
+                    effect: Effect::Block,
+                    block_at: None,
+                    applies_to: AppliesTo::Intervening,
+                    reason: None,
+                },
+                LosRule {
+                    terrain: vec![],
+                    units: true,
+                    height: Height::Any,
+                    obstacle: 0,
+                    effect: Effect::Obscure,
+                    block_at: Some(2),
+                    applies_to: AppliesTo::Intervening,
+                    reason: None,
+                },
             ],
             hexside_pairs: pairs,
         }
@@ -276,11 +348,26 @@ mod tests {
         let m = map();
         let ev = LosEvaluator::new(&rules(PairRule::Both), &m);
         let h = |id: &str| m.parse(id).unwrap();
-        assert_eq!(ev.evaluate(&m, h("0201"), h("0203"), |_| false), Verdict::Blocked { at: "0202".into(), reason: "forest".into() });
-        assert_eq!(ev.evaluate(&m, h("0302"), h("0304"), |_| false).to_string(), "blocked by 0303 (higher ground)");
+        assert_eq!(
+            ev.evaluate(&m, h("0201"), h("0203"), |_| false),
+            Verdict::Blocked {
+                at: "0202".into(),
+                reason: "forest".into()
+            }
+        );
+        assert_eq!(
+            ev.evaluate(&m, h("0302"), h("0304"), |_| false).to_string(),
+            "blocked by 0303 (higher ground)"
+        );
         // 0102 to 0302 runs along the 0202/0203 side; only 0202 is forest.
-        assert_eq!(ev.evaluate(&m, h("0102"), h("0302"), |_| false), Verdict::Clear);
-        assert_eq!(ev.evaluate(&m, h("0101"), h("0601"), |_| false), Verdict::Clear);
+        assert_eq!(
+            ev.evaluate(&m, h("0102"), h("0302"), |_| false),
+            Verdict::Clear
+        );
+        assert_eq!(
+            ev.evaluate(&m, h("0101"), h("0601"), |_| false),
+            Verdict::Clear
+        );
     }
 
     #[test]
@@ -289,9 +376,15 @@ mod tests {
         let ev = LosEvaluator::new(&rules(PairRule::Both), &m);
         let h = |id: &str| m.parse(id).unwrap();
         let one = h("0201");
-        assert_eq!(ev.evaluate(&m, h("0101"), h("0601"), |x| x == one), Verdict::Obscured(vec!["units in 0201".into()]));
+        assert_eq!(
+            ev.evaluate(&m, h("0101"), h("0601"), |x| x == one),
+            Verdict::Obscured(vec!["units in 0201".into()])
+        );
         let two = h("0301");
-        assert!(matches!(ev.evaluate(&m, h("0101"), h("0601"), |x| x == one || x == two), Verdict::Blocked { .. }));
+        assert!(matches!(
+            ev.evaluate(&m, h("0101"), h("0601"), |x| x == one || x == two),
+            Verdict::Blocked { .. }
+        ));
     }
 
     #[test]
@@ -301,11 +394,23 @@ mod tests {
         // 0204 to 0404 runs along the side of 0303 (hill) and 0304 (forest).
         let trace = line_trace(h("0204"), h("0404"));
         assert!(matches!(trace[0], LineStep::Pair(..)), "{trace:?}");
-        let only_forest = LosRules { rules: vec![rules(PairRule::Both).rules[0].clone()], hexside_pairs: PairRule::Both };
+        let only_forest = LosRules {
+            rules: vec![rules(PairRule::Both).rules[0].clone()],
+            hexside_pairs: PairRule::Both,
+        };
         let ev = LosEvaluator::new(&only_forest, &m);
-        assert_eq!(ev.evaluate(&m, h("0204"), h("0404"), |_| false), Verdict::Clear);
-        let either = LosRules { hexside_pairs: PairRule::Either, ..only_forest };
+        assert_eq!(
+            ev.evaluate(&m, h("0204"), h("0404"), |_| false),
+            Verdict::Clear
+        );
+        let either = LosRules {
+            hexside_pairs: PairRule::Either,
+            ..only_forest
+        };
         let ev = LosEvaluator::new(&either, &m);
-        assert!(matches!(ev.evaluate(&m, h("0204"), h("0404"), |_| false), Verdict::Blocked { .. }));
+        assert!(matches!(
+            ev.evaluate(&m, h("0204"), h("0404"), |_| false),
+            Verdict::Blocked { .. }
+        ));
     }
 }

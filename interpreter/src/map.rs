@@ -129,7 +129,9 @@ impl Map {
     /// The printed id of a hex (`?q,r` for a hex off the map, which only a bug produces).
     #[must_use]
     pub fn id(&self, h: Hex) -> String {
-        self.numbering.format(h).unwrap_or_else(|| format!("?{},{}", h.q, h.r))
+        self.numbering
+            .format(h)
+            .unwrap_or_else(|| format!("?{},{}", h.q, h.r))
     }
 
     /// Every hex on the map in row-major printed order.
@@ -156,25 +158,36 @@ impl Map {
     /// The bit of a terrain tag, if the map uses it.
     #[must_use]
     pub fn tag_bit(&self, tag: &str) -> Option<u64> {
-        self.tag_names.iter().position(|t| t == tag).map(|i| 1u64 << i)
+        self.tag_names
+            .iter()
+            .position(|t| t == tag)
+            .map(|i| 1u64 << i)
     }
 
     /// The bit of a hexside feature, if the map declares it.
     #[must_use]
     pub fn feature_bit(&self, feature: &str) -> Option<u64> {
-        self.feature_names.iter().position(|t| t == feature).map(|i| 1u64 << i)
+        self.feature_names
+            .iter()
+            .position(|t| t == feature)
+            .map(|i| 1u64 << i)
     }
 
     /// The bit set of a list of tags; tags the map does not use add nothing.
     #[must_use]
     pub fn tag_mask<'a>(&self, tags: impl IntoIterator<Item = &'a String>) -> u64 {
-        tags.into_iter().filter_map(|t| self.tag_bit(t)).fold(0, |a, b| a | b)
+        tags.into_iter()
+            .filter_map(|t| self.tag_bit(t))
+            .fold(0, |a, b| a | b)
     }
 
     /// The bit set of a list of features; features not declared add nothing.
     #[must_use]
     pub fn feature_mask<'a>(&self, features: impl IntoIterator<Item = &'a String>) -> u64 {
-        features.into_iter().filter_map(|t| self.feature_bit(t)).fold(0, |a, b| a | b)
+        features
+            .into_iter()
+            .filter_map(|t| self.feature_bit(t))
+            .fold(0, |a, b| a | b)
     }
 
     /// The terrain tag bits of a hex (0 off the map).
@@ -204,7 +217,9 @@ impl Map {
     /// The feature bits of the side between two hexes (0 if not adjacent).
     #[must_use]
     pub fn side_bits(&self, a: Hex, b: Hex) -> u64 {
-        Hexside::between(a, b).and_then(|s| self.hexsides.get(&s).copied()).unwrap_or(0)
+        Hexside::between(a, b)
+            .and_then(|s| self.hexsides.get(&s).copied())
+            .unwrap_or(0)
     }
 
     /// The features of the side between two hexes.
@@ -240,7 +255,12 @@ impl Map {
             // (flat-top east = north-east + south-east).
             "north" | "south" | "east" | "west" => match dirs.iter().position(|n| *n == dir) {
                 Some(i) => vec![i],
-                None => dirs.iter().enumerate().filter(|(_, n)| n.contains(dir)).map(|(i, _)| i).collect(),
+                None => dirs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.contains(dir))
+                    .map(|(i, _)| i)
+                    .collect(),
             },
             _ => return None,
         };
@@ -268,8 +288,22 @@ impl Map {
 #[must_use]
 pub fn direction_names(o: Orientation) -> [&'static str; 6] {
     match o {
-        Orientation::FlatTop => ["north", "north-east", "south-east", "south", "south-west", "north-west"],
-        Orientation::PointyTop => ["north-west", "north-east", "east", "south-east", "south-west", "west"],
+        Orientation::FlatTop => [
+            "north",
+            "north-east",
+            "south-east",
+            "south",
+            "south-west",
+            "north-west",
+        ],
+        Orientation::PointyTop => [
+            "north-west",
+            "north-east",
+            "east",
+            "south-east",
+            "south-west",
+            "west",
+        ],
     }
 }
 
@@ -318,7 +352,10 @@ impl<'a> MapBuilder<'a> {
             }
         }
         if tag_names.len() > MAX_NAMES || file.features.len() > MAX_NAMES {
-            return Err(Error::at(Location::file(path), "a map may use at most 64 terrain tags and 64 hexside features"));
+            return Err(Error::at(
+                Location::file(path),
+                "a map may use at most 64 terrain tags and 64 hexside features",
+            ));
         }
         let map = Map {
             name: file.name.clone(),
@@ -362,14 +399,24 @@ impl<'a> MapBuilder<'a> {
         if rows.len() != expected_rows {
             return Err(Error::at(
                 self.cursor.here(),
-                format!("`terrain` has {} rows; the map has {expected_rows} (rows {r0} to {r1})", rows.len()),
+                format!(
+                    "`terrain` has {} rows; the map has {expected_rows} (rows {r0} to {r1})",
+                    rows.len()
+                ),
             ));
         }
         for (ri, row) in rows.iter().enumerate() {
             let at = self.cursor.find_str(row);
             let codes: Vec<&str> = row.split_whitespace().collect();
             if codes.len() != width {
-                return Err(Error::at(at, format!("terrain row {} has {} codes; the map is {width} columns wide", r0 + ri as i32, codes.len())));
+                return Err(Error::at(
+                    at,
+                    format!(
+                        "terrain row {} has {} codes; the map is {width} columns wide",
+                        r0 + ri as i32,
+                        codes.len()
+                    ),
+                ));
             }
             for (ci, code) in codes.iter().enumerate() {
                 let (col, rowno) = (c0 + ci as i32, r0 + ri as i32);
@@ -378,13 +425,18 @@ impl<'a> MapBuilder<'a> {
                 }
                 let tags = self.file.terrain_codes.get(*code).ok_or_else(|| {
                     let col_at = Location::new(&at.file, at.line, at.col + column_offset(row, ci));
-                    let hint = did_you_mean(code, self.file.terrain_codes.keys().map(String::as_str));
+                    let hint =
+                        did_you_mean(code, self.file.terrain_codes.keys().map(String::as_str));
                     Error::at(col_at, format!("unknown terrain code `{code}`{hint}"))
                 })?;
                 let bits = self.map.tag_mask(tags);
                 let h = self.map.numbering.offset_to_hex(col, rowno);
                 let idx = self.map.index(h).expect("inside bounds by construction");
-                self.map.cells[idx] = Cell { on_map: true, tags: bits, elevation: 0 };
+                self.map.cells[idx] = Cell {
+                    on_map: true,
+                    tags: bits,
+                    elevation: 0,
+                };
             }
         }
         Ok(())
@@ -399,13 +451,27 @@ impl<'a> MapBuilder<'a> {
         self.cursor.skip_to("elevation:");
         let rows = std::mem::take(&mut self.file.elevation);
         if rows.len() != (r1 - r0 + 1) as usize {
-            return Err(Error::at(self.cursor.here(), format!("`elevation` has {} rows; the map has {}", rows.len(), r1 - r0 + 1)));
+            return Err(Error::at(
+                self.cursor.here(),
+                format!(
+                    "`elevation` has {} rows; the map has {}",
+                    rows.len(),
+                    r1 - r0 + 1
+                ),
+            ));
         }
         for (ri, row) in rows.iter().enumerate() {
             let at = self.cursor.find_str(row);
             let levels: Vec<&str> = row.split_whitespace().collect();
             if levels.len() != width {
-                return Err(Error::at(at, format!("elevation row {} has {} entries; the map is {width} columns wide", r0 + ri as i32, levels.len())));
+                return Err(Error::at(
+                    at,
+                    format!(
+                        "elevation row {} has {} entries; the map is {width} columns wide",
+                        r0 + ri as i32,
+                        levels.len()
+                    ),
+                ));
             }
             for (ci, level) in levels.iter().enumerate() {
                 if *level == "_" {
@@ -415,7 +481,10 @@ impl<'a> MapBuilder<'a> {
                     let col_at = Location::new(&at.file, at.line, at.col + column_offset(row, ci));
                     Error::at(col_at, format!("elevation `{level}` is not a whole number"))
                 })?;
-                let h = self.map.numbering.offset_to_hex(c0 + ci as i32, r0 + ri as i32);
+                let h = self
+                    .map
+                    .numbering
+                    .offset_to_hex(c0 + ci as i32, r0 + ri as i32);
                 if let Some(idx) = self.map.index(h) {
                     self.map.cells[idx].elevation = value;
                 }
@@ -439,13 +508,23 @@ impl<'a> MapBuilder<'a> {
         let at = self.cursor.find_str(name);
         self.map.feature_bit(name).ok_or_else(|| {
             let hint = did_you_mean(name, self.map.feature_names.iter().map(String::as_str));
-            Error::at(at, format!("hexside feature `{name}` is not declared in `features`{hint}"))
+            Error::at(
+                at,
+                format!("hexside feature `{name}` is not declared in `features`{hint}"),
+            )
         })
     }
 
     fn add_side(&mut self, a: Hex, b: Hex, bits: u64, at: Location) -> Result<()> {
         let side = Hexside::between(a, b).ok_or_else(|| {
-            Error::at(at, format!("{} and {} are not adjacent, so they share no hexside", self.map.id(a), self.map.id(b)))
+            Error::at(
+                at,
+                format!(
+                    "{} and {} are not adjacent, so they share no hexside",
+                    self.map.id(a),
+                    self.map.id(b)
+                ),
+            )
         })?;
         *self.map.hexsides.entry(side).or_default() |= bits;
         Ok(())
@@ -457,9 +536,18 @@ impl<'a> MapBuilder<'a> {
         for (pair, features) in &sides {
             let at = self.cursor.find_str(pair);
             let (a, b) = pair.split_once('/').ok_or_else(|| {
-                Error::at(at.clone(), format!("hexside `{pair}` should be two hex ids joined by `/`, such as `0405/0406`"))
+                Error::at(
+                    at.clone(),
+                    format!(
+                        "hexside `{pair}` should be two hex ids joined by `/`, such as `0405/0406`"
+                    ),
+                )
             })?;
-            let parse = |id: &str| self.map.parse(id).map_err(|e| Error::at(at.clone(), e.to_string()));
+            let parse = |id: &str| {
+                self.map
+                    .parse(id)
+                    .map_err(|e| Error::at(at.clone(), e.to_string()))
+            };
             let (a, b) = (parse(a)?, parse(b)?);
             let mut bits = 0;
             for f in features {
@@ -478,7 +566,10 @@ impl<'a> MapBuilder<'a> {
             let mut prev: Option<Hex> = None;
             for id in ids {
                 let at = self.cursor.find_str(id);
-                let h = self.map.parse(id).map_err(|e| Error::at(at.clone(), e.to_string()))?;
+                let h = self
+                    .map
+                    .parse(id)
+                    .map_err(|e| Error::at(at.clone(), e.to_string()))?;
                 if let Some(p) = prev {
                     self.add_side(p, h, bit, at)?;
                 }
@@ -567,7 +658,12 @@ mod tests {
     #[test]
     fn edges() {
         let m = small();
-        let north: Vec<String> = m.area("edge:north").unwrap().into_iter().map(|h| m.id(h)).collect();
+        let north: Vec<String> = m
+            .area("edge:north")
+            .unwrap()
+            .into_iter()
+            .map(|h| m.id(h))
+            .collect();
         assert!(north.contains(&"0101".to_string()));
         assert!(!north.contains(&"0102".to_string()));
     }
@@ -575,21 +671,27 @@ mod tests {
     #[test]
     fn unknown_code_is_placed() {
         let bad = SMALL.replace("\". . f\"", "\". x f\"");
-        let err = Map::from_str(&bad, Path::new("small.ron")).unwrap_err().to_string();
+        let err = Map::from_str(&bad, Path::new("small.ron"))
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "small.ron:8:12: unknown terrain code `x`");
     }
 
     #[test]
     fn off_map_hex_is_placed() {
         let bad = SMALL.replace("\"Mill\": \"0202\"", "\"Mill\": \"0909\"");
-        let err = Map::from_str(&bad, Path::new("small.ron")).unwrap_err().to_string();
+        let err = Map::from_str(&bad, Path::new("small.ron"))
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "small.ron:13:23: hex `0909` is off the map");
     }
 
     #[test]
     fn non_adjacent_side_is_an_error() {
         let bad = SMALL.replace("0101/0102", "0101/0301");
-        let err = Map::from_str(&bad, Path::new("small.ron")).unwrap_err().to_string();
+        let err = Map::from_str(&bad, Path::new("small.ron"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not adjacent"), "{err}");
     }
 }

@@ -230,7 +230,11 @@ impl Numbering {
             DigitOrder::RowColumn => ("row", "column"),
         };
         let prefixes: Vec<&str> = self.sheets.iter().map(|s| s.prefix.as_str()).collect();
-        let pre = if prefixes.is_empty() { String::new() } else { format!("[{}]", prefixes.join("|")) };
+        let pre = if prefixes.is_empty() {
+            String::new()
+        } else {
+            format!("[{}]", prefixes.join("|"))
+        };
         format!("{pre}{d}{d} ({a} then {b})")
     }
 
@@ -244,8 +248,13 @@ impl Numbering {
     /// assert!(n.parse("1102").is_err());
     /// ```
     pub fn parse(&self, id: &str) -> Result<Hex, IdError> {
-        let malformed = || IdError::Malformed { id: id.to_string(), form: self.form() };
-        let split = id.find(|c: char| c.is_ascii_digit()).ok_or_else(malformed)?;
+        let malformed = || IdError::Malformed {
+            id: id.to_string(),
+            form: self.form(),
+        };
+        let split = id
+            .find(|c: char| c.is_ascii_digit())
+            .ok_or_else(malformed)?;
         let (prefix, digits) = id.split_at(split);
         if digits.len() != 2 * self.digits || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(malformed());
@@ -292,8 +301,18 @@ mod tests {
     fn two_sheets() -> Numbering {
         Numbering {
             sheets: vec![
-                Sheet { prefix: "N".into(), columns: (1, 40), rows: (1, 30), offset: (0, 0) },
-                Sheet { prefix: "S".into(), columns: (1, 40), rows: (1, 30), offset: (0, 30) },
+                Sheet {
+                    prefix: "N".into(),
+                    columns: (1, 40),
+                    rows: (1, 30),
+                    offset: (0, 0),
+                },
+                Sheet {
+                    prefix: "S".into(),
+                    columns: (1, 40),
+                    rows: (1, 30),
+                    offset: (0, 30),
+                },
             ],
             ..Numbering::simple((0, 0), (0, 0))
         }
@@ -307,8 +326,14 @@ mod tests {
         assert_eq!(h.distance(n.parse("1324").unwrap()), 2);
         let a = n.parse("1621").unwrap();
         assert_eq!(a.distance(n.parse("1520").unwrap()), 1);
-        assert_eq!(n.parse("1520").unwrap().distance(n.parse("1421").unwrap()), 1);
-        assert_eq!(n.parse("1521").unwrap().distance(n.parse("1622").unwrap()), 1);
+        assert_eq!(
+            n.parse("1520").unwrap().distance(n.parse("1421").unwrap()),
+            1
+        );
+        assert_eq!(
+            n.parse("1521").unwrap().distance(n.parse("1622").unwrap()),
+            1
+        );
     }
 
     #[test]
@@ -341,7 +366,10 @@ mod tests {
     fn malformed_ids() {
         let n = Numbering::simple((1, 10), (1, 10));
         for bad in ["", "12", "01a2", "010203", "A0102"] {
-            assert!(matches!(n.parse(bad), Err(IdError::Malformed { .. })), "{bad}");
+            assert!(
+                matches!(n.parse(bad), Err(IdError::Malformed { .. })),
+                "{bad}"
+            );
         }
     }
 

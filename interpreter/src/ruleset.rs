@@ -74,7 +74,13 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { operations: 20_000_000, call_depth: 48, string_size: 1 << 16, array_size: 100_000, map_size: 20_000 }
+        Limits {
+            operations: 20_000_000,
+            call_depth: 48,
+            string_size: 1 << 16,
+            array_size: 100_000,
+            map_size: 20_000,
+        }
     }
 }
 
@@ -104,11 +110,15 @@ pub struct Ruleset {
     pub ast: AST,
     functions: HashSet<(String, usize)>,
     params: IndexMap<String, Vec<String>>,
+    sources: IndexMap<String, PathBuf>,
 }
 
 impl std::fmt::Debug for Ruleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ruleset").field("name", &self.name).field("dir", &self.dir).finish_non_exhaustive()
+        f.debug_struct("Ruleset")
+            .field("name", &self.name)
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
     }
 }
 
@@ -116,14 +126,17 @@ impl std::fmt::Debug for Ruleset {
 /// the ruleset folder itself when it is not inside one.
 fn project_root(dir: &Path) -> PathBuf {
     match dir.parent() {
-        Some(p) if p.file_name().is_some_and(|n| n == "rulesets") => p.parent().unwrap_or(p).to_path_buf(),
+        Some(p) if p.file_name().is_some_and(|n| n == "rulesets") => {
+            p.parent().unwrap_or(p).to_path_buf()
+        }
         _ => dir.to_path_buf(),
     }
 }
 
 /// The `rulesets/` folder scripts import from (the ruleset's parent).
 fn rulesets_dir(dir: &Path) -> PathBuf {
-    dir.parent().map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
+    dir.parent()
+        .map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
 }
 
 /// Everything gathered from a ruleset and its bases before compiling.
@@ -143,14 +156,23 @@ struct Gathered {
 fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
     let manifest = dir.join("ruleset.ron");
     if depth > 8 {
-        return Err(Error::at(Location::file(&manifest), "`base` rulesets nest too deeply (a cycle?)"));
+        return Err(Error::at(
+            Location::file(&manifest),
+            "`base` rulesets nest too deeply (a cycle?)",
+        ));
     }
     let (file, text): (RulesetFile, String) = load_ron(&manifest)?;
     if let Some(base) = &file.base {
         let base_dir = rulesets_dir(dir).join(base);
         if !base_dir.join("ruleset.ron").is_file() {
             let mut cur = crate::source::Cursor::new(&text, &manifest);
-            return Err(Error::at(cur.find_str(base), format!("base ruleset `{base}` not found: no {}", base_dir.join("ruleset.ron").display())));
+            return Err(Error::at(
+                cur.find_str(base),
+                format!(
+                    "base ruleset `{base}` not found: no {}",
+                    base_dir.join("ruleset.ron").display()
+                ),
+            ));
         }
         gather(&base_dir, into, depth + 1)?;
     }
@@ -163,14 +185,20 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
     for s in &file.scripts {
         let p = dir.join(s);
         if !p.is_file() {
-            return Err(Error::at(cur.find_str(s), format!("script `{s}` not found at {}", p.display())));
+            return Err(Error::at(
+                cur.find_str(s),
+                format!("script `{s}` not found at {}", p.display()),
+            ));
         }
         into.scripts.push(p);
     }
     for t in &file.tables {
         let p = root.join(t);
         if !p.is_file() {
-            return Err(Error::at(cur.find_str(t), format!("table file `{t}` not found at {}", p.display())));
+            return Err(Error::at(
+                cur.find_str(t),
+                format!("table file `{t}` not found at {}", p.display()),
+            ));
         }
         into.tables.push(p);
     }
@@ -189,11 +217,19 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
 impl Ruleset {
     /// Loads a ruleset folder (or its `ruleset.ron`): manifest, bases, tables, scripts.
     pub fn load(path: &Path) -> Result<Ruleset> {
-        let dir = if path.is_dir() { path.to_path_buf() } else { path.parent().unwrap_or(Path::new(".")).to_path_buf() };
+        let dir = if path.is_dir() {
+            path.to_path_buf()
+        } else {
+            path.parent().unwrap_or(Path::new(".")).to_path_buf()
+        };
+        let dir = crate::scenario::normalize(&dir);
         let mut g = Gathered::default();
         let name = gather(&dir, &mut g, 0)?;
         if g.sides.is_empty() {
-            return Err(Error::at(Location::file(dir.join("ruleset.ron")), "the ruleset declares no `sides`"));
+            return Err(Error::at(
+                Location::file(dir.join("ruleset.ron")),
+                "the ruleset declares no `sides`",
+            ));
         }
         let mut tables = Tables::default();
         for t in &g.tables {
@@ -201,13 +237,20 @@ impl Ruleset {
         }
         let engine = script::build_engine(&g.limits, &rulesets_dir(&dir));
         let mut ast = AST::empty();
+        let mut sources = IndexMap::new();
         for s in &g.scripts {
             let text = crate::error::read_file(s)?;
             let mut part = engine.compile(&text).map_err(|e| {
                 let p = e.position();
-                Error::at(Location::new(s, p.line().unwrap_or(0), p.position().unwrap_or(0)), e.err_type().to_string())
+                Error::at(
+                    Location::new(s, p.line().unwrap_or(0), p.position().unwrap_or(0)),
+                    e.err_type().to_string(),
+                )
             })?;
             part.set_source(s.to_string_lossy().as_ref());
+            for f in part.iter_functions() {
+                sources.insert(f.name.to_string(), s.clone());
+            }
             // Later scripts replace same-named functions of earlier ones.
             ast = ast.merge(&part);
         }
@@ -215,7 +258,10 @@ impl Ruleset {
         let mut params = IndexMap::new();
         for f in ast.iter_functions() {
             functions.insert((f.name.to_string(), f.params.len()));
-            params.insert(f.name.to_string(), f.params.iter().map(|p| p.to_string()).collect());
+            params.insert(
+                f.name.to_string(),
+                f.params.iter().map(|p| p.to_string()).collect(),
+            );
         }
         let ruleset = Ruleset {
             name,
@@ -231,6 +277,7 @@ impl Ruleset {
             ast,
             functions,
             params,
+            sources,
         };
         ruleset.run_top_level()?;
         Ok(ruleset)
@@ -239,7 +286,9 @@ impl Ruleset {
     /// Runs the scripts' top-level statements once, so that a script error
     /// outside any function is reported at load time.
     fn run_top_level(&self) -> Result<()> {
-        self.engine.run_ast(&self.ast).map_err(|e| script_error(&e))
+        self.engine
+            .run_ast(&self.ast)
+            .map_err(|e| script_error(&e, "", &|f| self.source_of(f).map(Path::to_path_buf)))
     }
 
     /// Whether the scripts define `name` with `arity` parameters.
@@ -252,6 +301,12 @@ impl Ruleset {
     #[must_use]
     pub fn params(&self, name: &str) -> Option<&[String]> {
         self.params.get(name).map(Vec::as_slice)
+    }
+
+    /// The script file that defines a function (the last one loaded).
+    #[must_use]
+    pub fn source_of(&self, name: &str) -> Option<&Path> {
+        self.sources.get(name).map(PathBuf::as_path)
     }
 
     /// The names of all script functions.

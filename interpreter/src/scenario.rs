@@ -53,7 +53,7 @@ pub enum MapRef {
     /// A map file, relative to the file that names it.
     Path(String),
     /// A map written in place.
-    Inline(MapFile),
+    Inline(Box<MapFile>),
 }
 
 /// The set-up shared by scenarios and example files.
@@ -155,7 +155,11 @@ impl Scenario {
     /// Loads a scenario file.
     pub fn load(path: &Path) -> Result<Scenario> {
         let (file, text) = load_ron(path)?;
-        Ok(Scenario { file, path: path.to_path_buf(), text })
+        Ok(Scenario {
+            file,
+            path: path.to_path_buf(),
+            text,
+        })
     }
 
     /// The ruleset folder.
@@ -169,7 +173,10 @@ impl Scenario {
         let p = relative_to(&self.path, &self.file.map);
         if !p.is_file() {
             let mut cur = Cursor::new(&self.text, &self.path);
-            return Err(Error::at(cur.find_str(&self.file.map), format!("map file not found at {}", p.display())));
+            return Err(Error::at(
+                cur.find_str(&self.file.map),
+                format!("map file not found at {}", p.display()),
+            ));
         }
         Map::load(&p)
     }
@@ -178,12 +185,40 @@ impl Scenario {
 /// A path written in `file`, resolved against `file`'s folder.
 #[must_use]
 pub fn relative_to(file: &Path, written: &str) -> PathBuf {
-    file.parent().unwrap_or(Path::new(".")).join(written)
+    normalize(&file.parent().unwrap_or(Path::new(".")).join(written))
+}
+
+/// Removes `.` and `name/..` pairs from a path without touching the disk, so
+/// messages name files the way a person would.
+#[must_use]
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
+    }
 }
 
 /// Builds the starting state from a set-up, checking every unit's side and
 /// hex. `text`/`path` are the source the set-up came from, to place errors.
-pub fn build_state(setup: &Setup, sides: &[String], map: &Map, text: &str, path: &Path) -> Result<State> {
+pub fn build_state(
+    setup: &Setup,
+    sides: &[String],
+    map: &Map,
+    text: &str,
+    path: &Path,
+) -> Result<State> {
     let mut st = State::default();
     let mut cur = Cursor::new(text, path);
     for side in sides {
@@ -195,12 +230,23 @@ pub fn build_state(setup: &Setup, sides: &[String], map: &Map, text: &str, path:
             return Err(Error::at(at, format!("unit id `{}` is used twice", u.id)));
         }
         if !sides.contains(&u.side) {
-            return Err(Error::at(at, format!("unit `{}`: side `{}` is not one of the ruleset's sides ({})", u.id, u.side, sides.join(", "))));
+            return Err(Error::at(
+                at,
+                format!(
+                    "unit `{}`: side `{}` is not one of the ruleset's sides ({})",
+                    u.id,
+                    u.side,
+                    sides.join(", ")
+                ),
+            ));
         }
         let location = match &u.at {
             Some(id) => {
                 let at = cur.find_str(id);
-                Some(map.parse(id).map_err(|e| Error::at(at, format!("unit `{}`: {e}", u.id)))?)
+                Some(
+                    map.parse(id)
+                        .map_err(|e| Error::at(at, format!("unit `{}`: {e}", u.id)))?,
+                )
             }
             None => None,
         };
@@ -224,17 +270,30 @@ pub fn build_state(setup: &Setup, sides: &[String], map: &Map, text: &str, path:
     for (id, markers) in &setup.hex_markers {
         let at = cur.find_str(id);
         let h = map.parse(id).map_err(|e| Error::at(at, e.to_string()))?;
-        st.hex_markers.entry(h).or_default().extend(markers.iter().cloned());
+        st.hex_markers
+            .entry(h)
+            .or_default()
+            .extend(markers.iter().cloned());
     }
     for (side, data) in &setup.sides {
         if !sides.contains(side) {
-            return Err(Error::at(cur.find_str(side), format!("`{side}` is not one of the ruleset's sides ({})", sides.join(", "))));
+            return Err(Error::at(
+                cur.find_str(side),
+                format!(
+                    "`{side}` is not one of the ruleset's sides ({})",
+                    sides.join(", ")
+                ),
+            ));
         }
-        st.sides.entry(side.clone()).or_default().extend(data.clone());
+        st.sides
+            .entry(side.clone())
+            .or_default()
+            .extend(data.clone());
     }
     st.tracks = setup.tracks.clone();
     st.decks = setup.decks.clone();
     st.globals = setup.data.clone();
-    st.globals.insert("options".to_string(), Value::Map(setup.options.clone()));
+    st.globals
+        .insert("options".to_string(), Value::Map(setup.options.clone()));
     Ok(st)
 }

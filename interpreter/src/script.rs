@@ -16,7 +16,10 @@ use crate::search::{self, MoveLimits};
 use crate::table::{Cell, ColumnKey, Outcome, RowQuery};
 use crate::value::Value;
 use rhai::module_resolvers::FileModuleResolver;
-use rhai::{Array, Dynamic, Engine, EvalAltResult, Map as RMap, Module, ModuleResolver, NativeCallContext, Position, Shared, FLOAT, INT};
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, Map as RMap, Module, ModuleResolver, NativeCallContext,
+    Position, Shared, FLOAT, INT,
+};
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
@@ -29,21 +32,37 @@ fn fail<T>(msg: impl Into<String>) -> Rr<T> {
 
 /// Turns a script error into an engine error naming the script file, line and
 /// column where it happened, and the chain of calls that led there.
+/// `called` is the function the engine called; `source_of` names the file
+/// that defines a function (merged scripts lose their own file names).
 #[must_use]
-pub fn script_error(err: &EvalAltResult) -> Error {
-    let mut calls = Vec::new();
-    let mut source = String::new();
+pub fn script_error(
+    err: &EvalAltResult,
+    called: &str,
+    source_of: &dyn Fn(&str) -> Option<PathBuf>,
+) -> Error {
+    let mut calls = vec![called.to_string()];
     let mut e = err;
-    while let EvalAltResult::ErrorInFunctionCall(name, src, inner, _) = e {
+    while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
         calls.push(name.clone());
-        if !src.is_empty() {
-            source = src.clone();
-        }
         e = inner;
     }
+    // The innermost function is where the error happened.
+    let source = calls
+        .iter()
+        .rev()
+        .find_map(|f| source_of(f))
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_default();
+    calls.reverse();
     let pos = e.position();
     let mut message = match e {
         EvalAltResult::ErrorRuntime(v, _) => v.to_string(),
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            "the script ran past its operations limit (a loop that never ends?); raise `limits.operations` in ruleset.ron if the work is real".to_string()
+        }
+        EvalAltResult::ErrorStackOverflow(_) => {
+            "the script called functions too deeply (endless recursion?); the limit is `limits.call_depth` in ruleset.ron".to_string()
+        }
         other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
     };
     if !calls.is_empty() {
@@ -52,8 +71,15 @@ pub fn script_error(err: &EvalAltResult) -> Error {
     if source.is_empty() && pos.is_none() {
         return Error::rules(format!("script error: {message}"));
     }
-    let file = if source.is_empty() { PathBuf::from("<script>") } else { PathBuf::from(source) };
-    Error::at(Location::new(file, pos.line().unwrap_or(0), pos.position().unwrap_or(0)), message)
+    let file = if source.is_empty() {
+        PathBuf::from("<script>")
+    } else {
+        PathBuf::from(source)
+    };
+    Error::at(
+        Location::new(file, pos.line().unwrap_or(0), pos.position().unwrap_or(0)),
+        message,
+    )
 }
 
 /// Resolves `import "blind_swords/fire"` inside the `rulesets/` folder only:
@@ -63,7 +89,13 @@ struct RulesetResolver {
 }
 
 impl ModuleResolver for RulesetResolver {
-    fn resolve(&self, engine: &Engine, source: Option<&str>, path: &str, pos: Position) -> Rr<Shared<Module>> {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        source: Option<&str>,
+        path: &str,
+        pos: Position,
+    ) -> Rr<Shared<Module>> {
         let p = Path::new(path);
         if p.is_absolute() || p.components().any(|c| !matches!(c, Component::Normal(_))) {
             return Err(format!("import `{path}`: scripts may import only from inside rulesets/ (no absolute paths, no `..`)").into());
@@ -86,7 +118,9 @@ pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
     engine.set_max_map_size(limits.map_size);
     engine.set_max_modules(64);
     engine.disable_symbol("eval");
-    engine.set_module_resolver(RulesetResolver { inner: FileModuleResolver::new_with_path_and_extension(rulesets_dir, "rhai") });
+    engine.set_module_resolver(RulesetResolver {
+        inner: FileModuleResolver::new_with_path_and_extension(rulesets_dir, "rhai"),
+    });
     // Scripts print through the log, not straight to the terminal.
     engine.on_print(|_| {});
     register_api(&mut engine);
@@ -117,26 +151,44 @@ impl World {
     }
 
     fn ids(&self, hexes: impl IntoIterator<Item = Hex>) -> Array {
-        hexes.into_iter().map(|h| Dynamic::from(self.map.id(h))).collect()
+        hexes
+            .into_iter()
+            .map(|h| Dynamic::from(self.map.id(h)))
+            .collect()
     }
 
     fn profile(&self, name: &str) -> Rr<&search::CompiledProfile> {
         match self.profiles.get(name) {
             Some(p) => Ok(p),
-            None => fail(format!("no movement profile `{name}` (the ruleset's `movement` names them)")),
+            None => fail(format!(
+                "no movement profile `{name}` (the ruleset's `movement` names them)"
+            )),
         }
     }
 
     fn event(&mut self, kind: &str, text: String) {
         let turn = self.state.turn;
-        self.log.push(turn, crate::log::Entry::Event { kind: kind.to_string(), text });
+        self.log.push(
+            turn,
+            crate::log::Entry::Event {
+                kind: kind.to_string(),
+                text,
+            },
+        );
     }
 
     fn roll(&mut self, dice: &[String]) -> Rr<Vec<i64>> {
         let rolls = self.dice.roll_group(dice).map_err(|e| e.to_string())?;
         let turn = self.state.turn;
         for r in &rolls {
-            self.log.push(turn, crate::log::Entry::Roll { die: r.die.clone(), value: r.value, forced: r.forced });
+            self.log.push(
+                turn,
+                crate::log::Entry::Roll {
+                    die: r.die.clone(),
+                    value: r.value,
+                    forced: r.forced,
+                },
+            );
         }
         Ok(rolls.into_iter().map(|r| r.value).collect())
     }
@@ -161,7 +213,10 @@ fn outcome_map(o: &Outcome) -> Dynamic {
         Outcome::Code(c) => {
             m.insert("name".into(), c.name.clone().into());
             m.insert("count".into(), Dynamic::from_int(c.count.unwrap_or(1)));
-            m.insert("number".into(), c.number.map_or(Dynamic::UNIT, Dynamic::from_int));
+            m.insert(
+                "number".into(),
+                c.number.map_or(Dynamic::UNIT, Dynamic::from_int),
+            );
             m.insert("star".into(), Dynamic::from_bool(c.star));
             "code"
         }
@@ -195,7 +250,10 @@ fn verdict_map(v: &Verdict) -> RMap {
         Verdict::Blocked { at, reason } => ("blocked", vec![], at.clone(), reason.clone()),
     };
     m.insert("verdict".into(), verdict.into());
-    m.insert("reasons".into(), Dynamic::from_array(reasons.into_iter().map(Dynamic::from).collect()));
+    m.insert(
+        "reasons".into(),
+        Dynamic::from_array(reasons.into_iter().map(Dynamic::from).collect()),
+    );
     m.insert("blocked_by".into(), at.into());
     m.insert("reason".into(), why.into());
     Dynamic::from_map(m).cast()
@@ -223,7 +281,10 @@ fn column_arg(d: &Dynamic) -> Rr<Result<f64, String>> {
     if d.is_string() {
         return Ok(Err(d.to_string()));
     }
-    fail(format!("a column is a label or a number, not `{}`", d.type_name()))
+    fail(format!(
+        "a column is a label or a number, not `{}`",
+        d.type_name()
+    ))
 }
 
 fn column_key(c: &Result<f64, String>) -> ColumnKey<'_> {
@@ -252,7 +313,9 @@ fn lookup(w: &World, table: &str, col: &Dynamic, row: &Dynamic, shift: INT) -> R
         Ok(n) => RowQuery::Roll(*n),
         Err(k) => RowQuery::Key(k),
     };
-    let (label, cell) = grid.lookup(table, &column_key(&col), shift, &rq).map_err(|e| e.to_string())?;
+    let (label, cell) = grid
+        .lookup(table, &column_key(&col), shift, &rq)
+        .map_err(|e| e.to_string())?;
     let mut m: RMap = match cell {
         Cell::Result(o) => outcome_map(o).cast(),
         Cell::Text(t) => {
@@ -267,9 +330,17 @@ fn lookup(w: &World, table: &str, col: &Dynamic, row: &Dynamic, shift: INT) -> R
 }
 
 /// Asks a side to choose among options and returns the chosen option.
-fn choose(ctx: &NativeCallContext, g: &GameHandle, side: &str, kind: &str, options: Array) -> Rr<Dynamic> {
+fn choose(
+    ctx: &NativeCallContext,
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    options: Array,
+) -> Rr<Dynamic> {
     if options.is_empty() {
-        return fail(format!("{side} was asked to choose `{kind}` from no options"));
+        return fail(format!(
+            "{side} was asked to choose `{kind}` from no options"
+        ));
     }
     let labels: Vec<String> = options.iter().map(option_label).collect();
     let (index, agent) = {
@@ -284,9 +355,14 @@ fn choose(ctx: &NativeCallContext, g: &GameHandle, side: &str, kind: &str, optio
         } else {
             let agent = w.agents[side].clone();
             match agent {
-                crate::agent::AgentKind::Random => (w.agent_stream.below(options.len() as u32) as usize, "random"),
+                crate::agent::AgentKind::Random => (
+                    w.agent_stream.below(options.len() as u32) as usize,
+                    "random",
+                ),
                 crate::agent::AgentKind::Replay(_) => {
-                    let Some(crate::agent::AgentKind::Replay(q)) = w.agents.get_mut(side) else { unreachable!() };
+                    let Some(crate::agent::AgentKind::Replay(q)) = w.agents.get_mut(side) else {
+                        unreachable!()
+                    };
                     match q.pop_front() {
                         Some(i) if i < options.len() => (i, "replay"),
                         Some(i) => return fail(format!("replayed answer {i} for {side}'s `{kind}` is illegal: there are {} options", options.len())),
@@ -295,7 +371,11 @@ fn choose(ctx: &NativeCallContext, g: &GameHandle, side: &str, kind: &str, optio
                 }
                 crate::agent::AgentKind::Human => match w.terminal.ask(side, kind, &labels) {
                     Some(i) => (i, "human"),
-                    None => return fail(format!("no answer from the terminal for {side}'s `{kind}` (end of input)")),
+                    None => {
+                        return fail(format!(
+                            "no answer from the terminal for {side}'s `{kind}` (end of input)"
+                        ))
+                    }
                 },
                 crate::agent::AgentKind::Bot => (usize::MAX, "bot"),
             }
@@ -303,14 +383,31 @@ fn choose(ctx: &NativeCallContext, g: &GameHandle, side: &str, kind: &str, optio
     };
     let index = if agent == "bot" {
         // The borrow is released: the bot reads the game through the same handle.
-        let answer: Dynamic = ctx.call_fn("bot_choose", (g.clone(), side.to_string(), kind.to_string(), options.clone()))?;
+        let answer: Dynamic = ctx.call_fn(
+            "bot_choose",
+            (
+                g.clone(),
+                side.to_string(),
+                kind.to_string(),
+                options.clone(),
+            ),
+        )?;
         bot_index(&answer, &options, side, kind)?
     } else {
         index
     };
     let mut w = g.0.borrow_mut();
     let turn = w.state.turn;
-    w.log.push(turn, crate::log::Entry::Decision { side: side.to_string(), kind: kind.to_string(), choice: index, label: labels[index].clone(), agent: agent.to_string() });
+    w.log.push(
+        turn,
+        crate::log::Entry::Decision {
+            side: side.to_string(),
+            kind: kind.to_string(),
+            choice: index,
+            label: labels[index].clone(),
+            agent: agent.to_string(),
+        },
+    );
     Ok(options[index].clone())
 }
 
@@ -320,12 +417,17 @@ fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<us
         if (0..options.len() as INT).contains(&i) {
             return Ok(i as usize);
         }
-        return fail(format!("bot_choose for {side}'s `{kind}` returned index {i}; there are {} options", options.len()));
+        return fail(format!(
+            "bot_choose for {side}'s `{kind}` returned index {i}; there are {} options",
+            options.len()
+        ));
     }
     let text = answer.to_string();
     match options.iter().position(|o| o.to_string() == text) {
         Some(i) => Ok(i),
-        None => fail(format!("bot_choose for {side}'s `{kind}` returned `{text}`, which is not one of the options")),
+        None => fail(format!(
+            "bot_choose for {side}'s `{kind}` returned `{text}`, which is not one of the options"
+        )),
     }
 }
 
@@ -341,14 +443,19 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     };
     for k in opts.keys() {
         if !["blocked", "stop", "minimum_one_hex"].contains(&k.as_str()) {
-            return fail(format!("unknown movement option `{k}` (blocked, stop, minimum_one_hex)"));
+            return fail(format!(
+                "unknown movement option `{k}` (blocked, stop, minimum_one_hex)"
+            ));
         }
     }
     Ok(MoveLimits {
         mp,
         blocked: set("blocked")?,
         stop: set("stop")?,
-        minimum_one_hex: opts.get("minimum_one_hex").and_then(|d| d.as_bool().ok()).unwrap_or(false),
+        minimum_one_hex: opts
+            .get("minimum_one_hex")
+            .and_then(|d| d.as_bool().ok())
+            .unwrap_or(false),
     })
 }
 
@@ -364,32 +471,64 @@ fn register_api(engine: &mut Engine) {
 
 fn register_state_api(engine: &mut Engine) {
     engine.register_get("turn", |g: &mut GameHandle| g.0.borrow().state.turn);
-    engine.register_get("last_turn", |g: &mut GameHandle| g.0.borrow().state.last_turn);
-    engine.register_fn("end_game", |g: &mut GameHandle| g.0.borrow_mut().state.ended = true);
-    engine.register_get("phase", |g: &mut GameHandle| g.0.borrow().state.phase.clone());
-    engine.register_fn("set_phase", |g: &mut GameHandle, p: &str| g.0.borrow_mut().state.phase = p.to_string());
-    engine.register_fn("sides", |g: &mut GameHandle| -> Array { g.0.borrow().ruleset.sides.iter().cloned().map(Dynamic::from).collect() });
-    engine.register_fn("agent", |g: &mut GameHandle, side: &str| -> String {
-        g.0.borrow().agents.get(side).map_or("", |a| a.name()).to_string()
+    engine.register_get("last_turn", |g: &mut GameHandle| {
+        g.0.borrow().state.last_turn
     });
-    engine.register_fn("track", |g: &mut GameHandle, name: &str| -> INT { g.0.borrow().state.tracks.get(name).copied().unwrap_or(0) });
+    engine.register_fn("end_game", |g: &mut GameHandle| {
+        g.0.borrow_mut().state.ended = true
+    });
+    engine.register_get("phase", |g: &mut GameHandle| {
+        g.0.borrow().state.phase.clone()
+    });
+    engine.register_fn("set_phase", |g: &mut GameHandle, p: &str| {
+        g.0.borrow_mut().state.phase = p.to_string()
+    });
+    engine.register_fn("sides", |g: &mut GameHandle| -> Array {
+        g.0.borrow()
+            .ruleset
+            .sides
+            .iter()
+            .cloned()
+            .map(Dynamic::from)
+            .collect()
+    });
+    engine.register_fn("agent", |g: &mut GameHandle, side: &str| -> String {
+        g.0.borrow()
+            .agents
+            .get(side)
+            .map_or("", |a| a.name())
+            .to_string()
+    });
+    engine.register_fn("track", |g: &mut GameHandle, name: &str| -> INT {
+        g.0.borrow().state.tracks.get(name).copied().unwrap_or(0)
+    });
     engine.register_fn("set_track", |g: &mut GameHandle, name: &str, v: INT| {
         g.0.borrow_mut().state.tracks.insert(name.to_string(), v);
     });
-    engine.register_fn("add_track", |g: &mut GameHandle, name: &str, v: INT| -> INT {
-        let mut w = g.0.borrow_mut();
-        let t = w.state.tracks.entry(name.to_string()).or_insert(0);
-        *t += v;
-        *t
-    });
+    engine.register_fn(
+        "add_track",
+        |g: &mut GameHandle, name: &str, v: INT| -> INT {
+            let mut w = g.0.borrow_mut();
+            let t = w.state.tracks.entry(name.to_string()).or_insert(0);
+            *t += v;
+            *t
+        },
+    );
     engine.register_fn("get", |g: &mut GameHandle, key: &str| -> Dynamic {
-        g.0.borrow().state.globals.get(key).map_or(Dynamic::UNIT, Value::to_dynamic)
+        g.0.borrow()
+            .state
+            .globals
+            .get(key)
+            .map_or(Dynamic::UNIT, Value::to_dynamic)
     });
-    engine.register_fn("set", |g: &mut GameHandle, key: &str, v: Dynamic| -> Rr<()> {
-        let v = to_value(&v)?;
-        g.0.borrow_mut().state.globals.insert(key.to_string(), v);
-        Ok(())
-    });
+    engine.register_fn(
+        "set",
+        |g: &mut GameHandle, key: &str, v: Dynamic| -> Rr<()> {
+            let v = to_value(&v)?;
+            g.0.borrow_mut().state.globals.insert(key.to_string(), v);
+            Ok(())
+        },
+    );
     engine.register_fn("option", |g: &mut GameHandle, key: &str| -> Dynamic {
         match g.0.borrow().state.globals.get("options") {
             Some(Value::Map(m)) => m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic),
@@ -402,40 +541,59 @@ fn register_state_api(engine: &mut Engine) {
             None => fail(format!("the ruleset has no data `{key}`")),
         }
     });
-    engine.register_fn("side_get", |g: &mut GameHandle, side: &str, key: &str| -> Rr<Dynamic> {
-        match g.0.borrow().state.sides.get(side) {
-            Some(m) => Ok(m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic)),
-            None => fail(format!("no side `{side}`")),
-        }
-    });
-    engine.register_fn("side_set", |g: &mut GameHandle, side: &str, key: &str, v: Dynamic| -> Rr<()> {
-        let v = to_value(&v)?;
-        match g.0.borrow_mut().state.sides.get_mut(side) {
-            Some(m) => {
-                m.insert(key.to_string(), v);
-                Ok(())
+    engine.register_fn(
+        "side_get",
+        |g: &mut GameHandle, side: &str, key: &str| -> Rr<Dynamic> {
+            match g.0.borrow().state.sides.get(side) {
+                Some(m) => Ok(m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic)),
+                None => fail(format!("no side `{side}`")),
             }
-            None => fail(format!("no side `{side}`")),
-        }
-    });
+        },
+    );
+    engine.register_fn(
+        "side_set",
+        |g: &mut GameHandle, side: &str, key: &str, v: Dynamic| -> Rr<()> {
+            let v = to_value(&v)?;
+            match g.0.borrow_mut().state.sides.get_mut(side) {
+                Some(m) => {
+                    m.insert(key.to_string(), v);
+                    Ok(())
+                }
+                None => fail(format!("no side `{side}`")),
+            }
+        },
+    );
     // Decks and cups.
     engine.register_fn("deck", |g: &mut GameHandle, name: &str| -> Array {
-        g.0.borrow().state.decks.get(name).map(|d| d.iter().cloned().map(Dynamic::from).collect()).unwrap_or_default()
+        g.0.borrow()
+            .state
+            .decks
+            .get(name)
+            .map(|d| d.iter().cloned().map(Dynamic::from).collect())
+            .unwrap_or_default()
     });
     engine.register_fn("put", |g: &mut GameHandle, name: &str, item: &str| {
-        g.0.borrow_mut().state.decks.entry(name.to_string()).or_default().push(item.to_string());
+        g.0.borrow_mut()
+            .state
+            .decks
+            .entry(name.to_string())
+            .or_default()
+            .push(item.to_string());
     });
-    engine.register_fn("take", |g: &mut GameHandle, name: &str, item: &str| -> bool {
-        let mut w = g.0.borrow_mut();
-        let deck = w.state.decks.entry(name.to_string()).or_default();
-        match deck.iter().position(|x| x == item) {
-            Some(i) => {
-                deck.remove(i);
-                true
+    engine.register_fn(
+        "take",
+        |g: &mut GameHandle, name: &str, item: &str| -> bool {
+            let mut w = g.0.borrow_mut();
+            let deck = w.state.decks.entry(name.to_string()).or_default();
+            match deck.iter().position(|x| x == item) {
+                Some(i) => {
+                    deck.remove(i);
+                    true
+                }
+                None => false,
             }
-            None => false,
-        }
-    });
+        },
+    );
     engine.register_fn("draw", |g: &mut GameHandle, name: &str| -> Rr<Dynamic> {
         let mut w = g.0.borrow_mut();
         let n = w.state.decks.get(name).map_or(0, Vec::len);
@@ -443,7 +601,12 @@ fn register_state_api(engine: &mut Engine) {
             return Ok(Dynamic::UNIT);
         }
         let i = w.dice.draw_index(n);
-        let item = w.state.decks.get_mut(name).map(|d| d.remove(i)).unwrap_or_default();
+        let item = w
+            .state
+            .decks
+            .get_mut(name)
+            .map(|d| d.remove(i))
+            .unwrap_or_default();
         w.event("draw", format!("drew {item} from {name}"));
         Ok(item.into())
     });
@@ -465,25 +628,54 @@ fn register_state_api(engine: &mut Engine) {
         w.state.decks.insert(name.to_string(), deck);
     });
     // Log.
-    engine.register_fn("log", |g: &mut GameHandle, text: &str| g.0.borrow_mut().event("note", text.to_string()));
-    engine.register_fn("event", |g: &mut GameHandle, kind: &str, text: &str| g.0.borrow_mut().event(kind, text.to_string()));
-    // Decisions.
-    engine.register_fn("choose", |ctx: NativeCallContext, g: &mut GameHandle, side: &str, kind: &str, options: Array| -> Rr<Dynamic> {
-        choose(&ctx, g, side, kind, options)
+    engine.register_fn("log", |g: &mut GameHandle, text: &str| {
+        g.0.borrow_mut().event("note", text.to_string())
     });
+    engine.register_fn("event", |g: &mut GameHandle, kind: &str, text: &str| {
+        g.0.borrow_mut().event(kind, text.to_string())
+    });
+    // Decisions.
+    engine.register_fn(
+        "choose",
+        |ctx: NativeCallContext,
+         g: &mut GameHandle,
+         side: &str,
+         kind: &str,
+         options: Array|
+         -> Rr<Dynamic> { choose(&ctx, g, side, kind, options) },
+    );
 }
 
 fn register_unit_api(engine: &mut Engine) {
-    engine.register_fn("units", |g: &mut GameHandle| -> Array { g.0.borrow().state.units.keys().cloned().map(Dynamic::from).collect() });
+    engine.register_fn("units", |g: &mut GameHandle| -> Array {
+        g.0.borrow()
+            .state
+            .units
+            .keys()
+            .cloned()
+            .map(Dynamic::from)
+            .collect()
+    });
     engine.register_fn("units_of", |g: &mut GameHandle, side: &str| -> Array {
-        g.0.borrow().state.units.values().filter(|u| u.side == side).map(|u| Dynamic::from(u.id.clone())).collect()
+        g.0.borrow()
+            .state
+            .units
+            .values()
+            .filter(|u| u.side == side)
+            .map(|u| Dynamic::from(u.id.clone()))
+            .collect()
     });
     engine.register_fn("units_at", |g: &mut GameHandle, hex: &str| -> Rr<Array> {
         let w = g.0.borrow();
         let h = w.hex(hex)?;
-        Ok(w.state.units_at(h).map(|u| Dynamic::from(u.id.clone())).collect())
+        Ok(w.state
+            .units_at(h)
+            .map(|u| Dynamic::from(u.id.clone()))
+            .collect())
     });
-    engine.register_fn("has_unit", |g: &mut GameHandle, id: &str| g.0.borrow().state.units.contains_key(id));
+    engine.register_fn("has_unit", |g: &mut GameHandle, id: &str| {
+        g.0.borrow().state.units.contains_key(id)
+    });
     engine.register_fn("unit", |g: &mut GameHandle, id: &str| -> Rr<Dynamic> {
         let w = g.0.borrow();
         let u = w.unit_ref(id)?;
@@ -494,10 +686,20 @@ fn register_unit_api(engine: &mut Engine) {
         m.insert("kind".into(), u.kind.clone().into());
         m.insert("strength".into(), Dynamic::from_int(u.strength));
         m.insert("rating".into(), Dynamic::from_int(u.rating));
-        m.insert("at".into(), u.location.map_or(Dynamic::UNIT, |h| w.map.id(h).into()));
+        m.insert(
+            "at".into(),
+            u.location.map_or(Dynamic::UNIT, |h| w.map.id(h).into()),
+        );
         m.insert("face".into(), u.face.clone().into());
-        m.insert("markers".into(), Dynamic::from_array(u.markers.iter().cloned().map(Dynamic::from).collect()));
-        let props: RMap = u.props.iter().map(|(k, v)| (k.as_str().into(), v.to_dynamic())).collect();
+        m.insert(
+            "markers".into(),
+            Dynamic::from_array(u.markers.iter().cloned().map(Dynamic::from).collect()),
+        );
+        let props: RMap = u
+            .props
+            .iter()
+            .map(|(k, v)| (k.as_str().into(), v.to_dynamic()))
+            .collect();
         m.insert("props".into(), Dynamic::from_map(props));
         Ok(Dynamic::from_map(m))
     });
@@ -518,82 +720,156 @@ fn register_unit_api(engine: &mut Engine) {
     getter!("face", String, |u| u.face.clone());
     getter!("facing", INT, |u| u.facing.map_or(-1, INT::from));
     getter!("on_map", bool, |u| u.location.is_some());
-    getter!("markers", Array, |u| u.markers.iter().cloned().map(Dynamic::from).collect());
+    getter!("markers", Array, |u| u
+        .markers
+        .iter()
+        .cloned()
+        .map(Dynamic::from)
+        .collect());
     engine.register_fn("location", |g: &mut GameHandle, id: &str| -> Rr<String> {
         let w = g.0.borrow();
-        Ok(w.unit_ref(id)?.location.map_or(String::new(), |h| w.map.id(h)))
+        Ok(w.unit_ref(id)?
+            .location
+            .map_or(String::new(), |h| w.map.id(h)))
     });
-    engine.register_fn("set_strength", |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
-        g.0.borrow_mut().unit_mut(id)?.strength = v;
-        Ok(())
-    });
-    engine.register_fn("set_rating", |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
-        g.0.borrow_mut().unit_mut(id)?.rating = v;
-        Ok(())
-    });
-    engine.register_fn("set_face", |g: &mut GameHandle, id: &str, v: &str| -> Rr<()> {
-        g.0.borrow_mut().unit_mut(id)?.face = v.to_string();
-        Ok(())
-    });
-    engine.register_fn("set_facing", |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
-        g.0.borrow_mut().unit_mut(id)?.facing = Some(v.rem_euclid(6) as u8);
-        Ok(())
-    });
-    engine.register_fn("move_to", |g: &mut GameHandle, id: &str, hex: &str| -> Rr<()> {
-        let mut w = g.0.borrow_mut();
-        let h = w.hex(hex)?;
-        w.unit_mut(id)?.location = Some(h);
-        Ok(())
-    });
+    engine.register_fn(
+        "set_strength",
+        |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
+            g.0.borrow_mut().unit_mut(id)?.strength = v;
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "set_rating",
+        |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
+            g.0.borrow_mut().unit_mut(id)?.rating = v;
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "set_face",
+        |g: &mut GameHandle, id: &str, v: &str| -> Rr<()> {
+            g.0.borrow_mut().unit_mut(id)?.face = v.to_string();
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "set_facing",
+        |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
+            g.0.borrow_mut().unit_mut(id)?.facing = Some(v.rem_euclid(6) as u8);
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "move_to",
+        |g: &mut GameHandle, id: &str, hex: &str| -> Rr<()> {
+            let mut w = g.0.borrow_mut();
+            let h = w.hex(hex)?;
+            w.unit_mut(id)?.location = Some(h);
+            Ok(())
+        },
+    );
     engine.register_fn("remove", |g: &mut GameHandle, id: &str| -> Rr<()> {
         g.0.borrow_mut().unit_mut(id)?.location = None;
         Ok(())
     });
-    engine.register_fn("prop", |g: &mut GameHandle, id: &str, key: &str| -> Rr<Dynamic> {
-        let w = g.0.borrow();
-        Ok(w.unit_ref(id)?.props.get(key).map_or(Dynamic::UNIT, Value::to_dynamic))
-    });
-    engine.register_fn("set_prop", |g: &mut GameHandle, id: &str, key: &str, v: Dynamic| -> Rr<()> {
-        let v = to_value(&v)?;
-        g.0.borrow_mut().unit_mut(id)?.props.insert(key.to_string(), v);
-        Ok(())
-    });
-    engine.register_fn("has_marker", |g: &mut GameHandle, id: &str, m: &str| -> Rr<bool> {
-        Ok(g.0.borrow().unit_ref(id)?.markers.contains(m))
-    });
-    engine.register_fn("add_marker", |g: &mut GameHandle, id: &str, m: &str| -> Rr<()> {
-        g.0.borrow_mut().unit_mut(id)?.markers.insert(m.to_string());
-        Ok(())
-    });
-    engine.register_fn("remove_marker", |g: &mut GameHandle, id: &str, m: &str| -> Rr<bool> {
-        Ok(g.0.borrow_mut().unit_mut(id)?.markers.shift_remove(m))
-    });
+    engine.register_fn(
+        "prop",
+        |g: &mut GameHandle, id: &str, key: &str| -> Rr<Dynamic> {
+            let w = g.0.borrow();
+            Ok(w.unit_ref(id)?
+                .props
+                .get(key)
+                .map_or(Dynamic::UNIT, Value::to_dynamic))
+        },
+    );
+    engine.register_fn(
+        "set_prop",
+        |g: &mut GameHandle, id: &str, key: &str, v: Dynamic| -> Rr<()> {
+            let v = to_value(&v)?;
+            g.0.borrow_mut()
+                .unit_mut(id)?
+                .props
+                .insert(key.to_string(), v);
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "has_marker",
+        |g: &mut GameHandle, id: &str, m: &str| -> Rr<bool> {
+            Ok(g.0.borrow().unit_ref(id)?.markers.contains(m))
+        },
+    );
+    engine.register_fn(
+        "add_marker",
+        |g: &mut GameHandle, id: &str, m: &str| -> Rr<()> {
+            g.0.borrow_mut().unit_mut(id)?.markers.insert(m.to_string());
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "remove_marker",
+        |g: &mut GameHandle, id: &str, m: &str| -> Rr<bool> {
+            Ok(g.0.borrow_mut().unit_mut(id)?.markers.shift_remove(m))
+        },
+    );
     // Hex markers.
-    engine.register_fn("hex_markers", |g: &mut GameHandle, hex: &str| -> Rr<Array> {
-        let w = g.0.borrow();
-        let h = w.hex(hex)?;
-        Ok(w.state.hex_markers.get(&h).map(|s| s.iter().cloned().map(Dynamic::from).collect()).unwrap_or_default())
-    });
-    engine.register_fn("add_hex_marker", |g: &mut GameHandle, hex: &str, m: &str| -> Rr<()> {
-        let mut w = g.0.borrow_mut();
-        let h = w.hex(hex)?;
-        w.state.hex_markers.entry(h).or_default().insert(m.to_string());
-        Ok(())
-    });
-    engine.register_fn("remove_hex_marker", |g: &mut GameHandle, hex: &str, m: &str| -> Rr<bool> {
-        let mut w = g.0.borrow_mut();
-        let h = w.hex(hex)?;
-        Ok(w.state.hex_markers.get_mut(&h).is_some_and(|s| s.shift_remove(m)))
-    });
-    engine.register_fn("hexes_with_marker", |g: &mut GameHandle, m: &str| -> Array {
-        let w = g.0.borrow();
-        let hexes: Vec<Hex> = w.state.hex_markers.iter().filter(|(_, s)| s.contains(m)).map(|(h, _)| *h).collect();
-        w.ids(hexes)
-    });
+    engine.register_fn(
+        "hex_markers",
+        |g: &mut GameHandle, hex: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            Ok(w.state
+                .hex_markers
+                .get(&h)
+                .map(|s| s.iter().cloned().map(Dynamic::from).collect())
+                .unwrap_or_default())
+        },
+    );
+    engine.register_fn(
+        "add_hex_marker",
+        |g: &mut GameHandle, hex: &str, m: &str| -> Rr<()> {
+            let mut w = g.0.borrow_mut();
+            let h = w.hex(hex)?;
+            w.state
+                .hex_markers
+                .entry(h)
+                .or_default()
+                .insert(m.to_string());
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "remove_hex_marker",
+        |g: &mut GameHandle, hex: &str, m: &str| -> Rr<bool> {
+            let mut w = g.0.borrow_mut();
+            let h = w.hex(hex)?;
+            Ok(w.state
+                .hex_markers
+                .get_mut(&h)
+                .is_some_and(|s| s.shift_remove(m)))
+        },
+    );
+    engine.register_fn(
+        "hexes_with_marker",
+        |g: &mut GameHandle, m: &str| -> Array {
+            let w = g.0.borrow();
+            let hexes: Vec<Hex> = w
+                .state
+                .hex_markers
+                .iter()
+                .filter(|(_, s)| s.contains(m))
+                .map(|(h, _)| *h)
+                .collect();
+            w.ids(hexes)
+        },
+    );
 }
 
 fn register_map_api(engine: &mut Engine) {
-    engine.register_fn("is_hex", |g: &mut GameHandle, hex: &str| g.0.borrow().map.parse(hex).is_ok());
+    engine.register_fn("is_hex", |g: &mut GameHandle, hex: &str| {
+        g.0.borrow().map.parse(hex).is_ok()
+    });
     engine.register_fn("hexes", |g: &mut GameHandle| -> Array {
         let w = g.0.borrow();
         w.ids(w.map.hexes())
@@ -603,42 +879,77 @@ fn register_map_api(engine: &mut Engine) {
         let h = w.hex(hex)?;
         Ok(w.ids(w.map.neighbours(h).collect::<Vec<_>>()))
     });
-    engine.register_fn("distance", |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
-        let w = g.0.borrow();
-        Ok(INT::from(w.hex(a)?.distance(w.hex(b)?)))
+    engine.register_fn(
+        "distance",
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
+            let w = g.0.borrow();
+            Ok(INT::from(w.hex(a)?.distance(w.hex(b)?)))
+        },
+    );
+    engine.register_fn(
+        "hexes_within",
+        |g: &mut GameHandle, hex: &str, r: INT| -> Rr<Array> {
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            Ok(w.ids(
+                h.within(r.max(0) as u32)
+                    .into_iter()
+                    .filter(|x| w.map.contains(*x)),
+            ))
+        },
+    );
+    engine.register_fn(
+        "direction",
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
+            let w = g.0.borrow();
+            Ok(w.hex(a)?.direction_to(w.hex(b)?).map_or(-1, |d| d as INT))
+        },
+    );
+    engine.register_fn("direction_name", |g: &mut GameHandle, d: INT| -> String {
+        g.0.borrow()
+            .map
+            .direction_name(d.rem_euclid(6) as usize)
+            .to_string()
     });
-    engine.register_fn("hexes_within", |g: &mut GameHandle, hex: &str, r: INT| -> Rr<Array> {
-        let w = g.0.borrow();
-        let h = w.hex(hex)?;
-        Ok(w.ids(h.within(r.max(0) as u32).into_iter().filter(|x| w.map.contains(*x))))
-    });
-    engine.register_fn("direction", |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
-        let w = g.0.borrow();
-        Ok(w.hex(a)?.direction_to(w.hex(b)?).map_or(-1, |d| d as INT))
-    });
-    engine.register_fn("direction_name", |g: &mut GameHandle, d: INT| -> String { g.0.borrow().map.direction_name(d.rem_euclid(6) as usize).to_string() });
     engine.register_fn("terrain", |g: &mut GameHandle, hex: &str| -> Rr<Array> {
         let w = g.0.borrow();
         let h = w.hex(hex)?;
-        Ok(w.map.terrain(h).into_iter().map(|t| Dynamic::from(t.to_string())).collect())
+        Ok(w.map
+            .terrain(h)
+            .into_iter()
+            .map(|t| Dynamic::from(t.to_string()))
+            .collect())
     });
-    engine.register_fn("has_terrain", |g: &mut GameHandle, hex: &str, tag: &str| -> Rr<bool> {
-        let w = g.0.borrow();
-        Ok(w.map.has_terrain(w.hex(hex)?, tag))
-    });
+    engine.register_fn(
+        "has_terrain",
+        |g: &mut GameHandle, hex: &str, tag: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            Ok(w.map.has_terrain(w.hex(hex)?, tag))
+        },
+    );
     engine.register_fn("elevation", |g: &mut GameHandle, hex: &str| -> Rr<INT> {
         let w = g.0.borrow();
         Ok(INT::from(w.map.elevation(w.hex(hex)?)))
     });
-    engine.register_fn("hexside", |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
-        let w = g.0.borrow();
-        Ok(w.map.hexside(w.hex(a)?, w.hex(b)?).into_iter().map(|t| Dynamic::from(t.to_string())).collect())
-    });
-    engine.register_fn("has_hexside", |g: &mut GameHandle, a: &str, b: &str, f: &str| -> Rr<bool> {
-        let w = g.0.borrow();
-        let bit = w.map.feature_bit(f).unwrap_or(0);
-        Ok(w.map.side_bits(w.hex(a)?, w.hex(b)?) & bit != 0)
-    });
+    engine.register_fn(
+        "hexside",
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            Ok(w.map
+                .hexside(w.hex(a)?, w.hex(b)?)
+                .into_iter()
+                .map(|t| Dynamic::from(t.to_string()))
+                .collect())
+        },
+    );
+    engine.register_fn(
+        "has_hexside",
+        |g: &mut GameHandle, a: &str, b: &str, f: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            let bit = w.map.feature_bit(f).unwrap_or(0);
+            Ok(w.map.side_bits(w.hex(a)?, w.hex(b)?) & bit != 0)
+        },
+    );
     engine.register_fn("area", |g: &mut GameHandle, name: &str| -> Rr<Array> {
         let w = g.0.borrow();
         match w.map.area(name) {
@@ -653,100 +964,201 @@ fn register_map_api(engine: &mut Engine) {
             None => fail(format!("the map has no place `{name}`")),
         }
     });
-    engine.register_fn("los", |ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str| -> Rr<Dynamic> {
-        let (verdict, has_hook) = {
-            let w = g.0.borrow();
-            let (ha, hb) = (w.hex(a)?, w.hex(b)?);
-            let v = w.los.evaluate(&w.map, ha, hb, |h| w.state.occupied(h));
-            (v, w.ruleset.has_function("los_override", 4))
-        };
-        let m = Dynamic::from_map(verdict_map(&verdict));
-        if has_hook {
-            return ctx.call_fn("los_override", (g.clone(), a.to_string(), b.to_string(), m));
-        }
-        Ok(m)
-    });
+    engine.register_fn(
+        "los",
+        |ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str| -> Rr<Dynamic> {
+            let (verdict, has_hook) = {
+                let w = g.0.borrow();
+                let (ha, hb) = (w.hex(a)?, w.hex(b)?);
+                let v = w.los.evaluate(&w.map, ha, hb, |h| w.state.occupied(h));
+                (v, w.ruleset.has_function("los_override", 4))
+            };
+            let m = Dynamic::from_map(verdict_map(&verdict));
+            if has_hook {
+                return ctx.call_fn("los_override", (g.clone(), a.to_string(), b.to_string(), m));
+            }
+            Ok(m)
+        },
+    );
     // Searches.
-    engine.register_fn("move_cost", |g: &mut GameHandle, profile: &str, a: &str, b: &str| -> Rr<FLOAT> {
-        let w = g.0.borrow();
-        let p = w.profile(profile)?;
-        Ok(p.step_cost(&w.map, w.hex(a)?, w.hex(b)?).unwrap_or(-1.0))
-    });
-    engine.register_fn("reachable", |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {
-        let w = g.0.borrow();
-        let limits = move_limits(&w, mp, &opts)?;
-        let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
-        Ok(costs.into_iter().map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c))).collect())
-    });
-    engine.register_fn("reachable", |g: &mut GameHandle, hex: &str, profile: &str, mp: INT, opts: RMap| -> Rr<RMap> {
-        let w = g.0.borrow();
-        let limits = move_limits(&w, mp as FLOAT, &opts)?;
-        let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
-        Ok(costs.into_iter().map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c))).collect())
-    });
-    engine.register_fn("path", |g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Array| -> Rr<Array> {
-        let w = g.0.borrow();
-        let blocked: HashSet<Hex> = w.hexes(&blocked)?.into_iter().collect();
-        Ok(search::path(&w.map, w.profile(profile)?, w.hex(from)?, w.hex(to)?, &blocked).map(|(p, _)| w.ids(p)).unwrap_or_default())
-    });
+    engine.register_fn(
+        "move_cost",
+        |g: &mut GameHandle, profile: &str, a: &str, b: &str| -> Rr<FLOAT> {
+            let w = g.0.borrow();
+            let p = w.profile(profile)?;
+            Ok(p.step_cost(&w.map, w.hex(a)?, w.hex(b)?).unwrap_or(-1.0))
+        },
+    );
+    engine.register_fn(
+        "reachable",
+        |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {
+            let w = g.0.borrow();
+            let limits = move_limits(&w, mp, &opts)?;
+            let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
+            Ok(costs
+                .into_iter()
+                .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
+                .collect())
+        },
+    );
+    engine.register_fn(
+        "reachable",
+        |g: &mut GameHandle, hex: &str, profile: &str, mp: INT, opts: RMap| -> Rr<RMap> {
+            let w = g.0.borrow();
+            let limits = move_limits(&w, mp as FLOAT, &opts)?;
+            let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
+            Ok(costs
+                .into_iter()
+                .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
+                .collect())
+        },
+    );
+    engine.register_fn(
+        "path",
+        |g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Array| -> Rr<Array> {
+            let w = g.0.borrow();
+            let blocked: HashSet<Hex> = w.hexes(&blocked)?.into_iter().collect();
+            Ok(search::path(
+                &w.map,
+                w.profile(profile)?,
+                w.hex(from)?,
+                w.hex(to)?,
+                &blocked,
+            )
+            .map(|(p, _)| w.ids(p))
+            .unwrap_or_default())
+        },
+    );
     engine.register_fn("zoc", |g: &mut GameHandle, hexes: Array| -> Rr<Array> {
         let w = g.0.borrow();
         let hs = w.hexes(&hexes)?;
         Ok(w.ids(w.zoc.zone(&w.map, hs)))
     });
-    engine.register_fn("retreat_hexes", |g: &mut GameHandle, hex: &str, steps: INT, profile: &str, blocked: Array| -> Rr<Array> {
-        let w = g.0.borrow();
-        let blocked: HashSet<Hex> = w.hexes(&blocked)?.into_iter().collect();
-        Ok(w.ids(search::retreat_hexes(&w.map, w.profile(profile)?, w.hex(hex)?, steps.max(0) as u32, &blocked)))
-    });
+    engine.register_fn(
+        "retreat_hexes",
+        |g: &mut GameHandle, hex: &str, steps: INT, profile: &str, blocked: Array| -> Rr<Array> {
+            let w = g.0.borrow();
+            let blocked: HashSet<Hex> = w.hexes(&blocked)?.into_iter().collect();
+            Ok(w.ids(search::retreat_hexes(
+                &w.map,
+                w.profile(profile)?,
+                w.hex(hex)?,
+                steps.max(0) as u32,
+                &blocked,
+            )))
+        },
+    );
 }
 
 fn register_rules_api(engine: &mut Engine) {
-    engine.register_fn("roll", |g: &mut GameHandle, die: &str| -> Rr<INT> { Ok(g.0.borrow_mut().roll(&[die.to_string()])?[0]) });
-    engine.register_fn("roll_dice", |g: &mut GameHandle, dice: Array| -> Rr<Array> {
-        let names: Vec<String> = dice.iter().map(ToString::to_string).collect();
-        Ok(g.0.borrow_mut().roll(&names)?.into_iter().map(Dynamic::from_int).collect())
+    engine.register_fn("roll", |g: &mut GameHandle, die: &str| -> Rr<INT> {
+        Ok(g.0.borrow_mut().roll(&[die.to_string()])?[0])
     });
-    engine.register_fn("roll_11_66", |g: &mut GameHandle, tens: &str, units: &str| -> Rr<INT> {
-        let v = g.0.borrow_mut().roll(&[tens.to_string(), units.to_string()])?;
-        Ok(crate::dice::read_11_66(v[0], v[1]))
-    });
+    engine.register_fn(
+        "roll_dice",
+        |g: &mut GameHandle, dice: Array| -> Rr<Array> {
+            let names: Vec<String> = dice.iter().map(ToString::to_string).collect();
+            Ok(g.0
+                .borrow_mut()
+                .roll(&names)?
+                .into_iter()
+                .map(Dynamic::from_int)
+                .collect())
+        },
+    );
+    engine.register_fn(
+        "roll_11_66",
+        |g: &mut GameHandle, tens: &str, units: &str| -> Rr<INT> {
+            let v =
+                g.0.borrow_mut()
+                    .roll(&[tens.to_string(), units.to_string()])?;
+            Ok(crate::dice::read_11_66(v[0], v[1]))
+        },
+    );
     engine.register_fn("reroll", |g: &mut GameHandle| -> Rr<Array> {
         let mut w = g.0.borrow_mut();
         let rolls = w.dice.reroll().map_err(|e| e.to_string())?;
         let turn = w.state.turn;
-        w.log.push(turn, crate::log::Entry::Event { kind: "reroll".into(), text: "the last roll is rolled again".into() });
+        w.log.push(
+            turn,
+            crate::log::Entry::Event {
+                kind: "reroll".into(),
+                text: "the last roll is rolled again".into(),
+            },
+        );
         for r in &rolls {
-            w.log.push(turn, crate::log::Entry::Roll { die: r.die.clone(), value: r.value, forced: r.forced });
+            w.log.push(
+                turn,
+                crate::log::Entry::Roll {
+                    die: r.die.clone(),
+                    value: r.value,
+                    forced: r.forced,
+                },
+            );
         }
-        Ok(rolls.into_iter().map(|r| Dynamic::from_int(r.value)).collect())
+        Ok(rolls
+            .into_iter()
+            .map(|r| Dynamic::from_int(r.value))
+            .collect())
     });
-    engine.register_fn("lookup", |g: &mut GameHandle, table: &str, col: Dynamic, row: Dynamic| -> Rr<Dynamic> { lookup(&g.0.borrow(), table, &col, &row, 0) });
-    engine.register_fn("lookup", |g: &mut GameHandle, table: &str, col: Dynamic, row: Dynamic, shift: INT| -> Rr<Dynamic> {
-        lookup(&g.0.borrow(), table, &col, &row, shift)
-    });
-    engine.register_fn("column", |g: &mut GameHandle, table: &str, col: Dynamic, shift: INT| -> Rr<String> {
-        let w = g.0.borrow();
-        let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
-        let col = column_arg(&col)?;
-        let i = grid.shifted(table, &column_key(&col), shift).map_err(|e| e.to_string())?;
-        Ok(grid.columns[i].clone())
-    });
-    engine.register_fn("odds", |g: &mut GameHandle, table: &str, attack: INT, defence: INT| -> Rr<String> {
-        let w = g.0.borrow();
-        let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
-        if defence <= 0 {
-            return Ok(grid.columns.last().cloned().unwrap_or_default());
-        }
-        let ratio = attack as f64 / defence as f64;
-        let i = grid.column_index(table, &ColumnKey::Value(ratio)).map_err(|e| e.to_string())?;
-        Ok(grid.columns[i].clone())
-    });
-    engine.register_fn("chart", |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> Rr<Dynamic> {
-        let w = g.0.borrow();
-        Ok(w.ruleset.tables.value(table, entry, field).map_err(|e| e.to_string())?.to_dynamic())
-    });
-    engine.register_fn("has_chart_entry", |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> bool {
-        g.0.borrow().ruleset.tables.value(table, entry, field).is_ok()
-    });
+    engine.register_fn(
+        "lookup",
+        |g: &mut GameHandle, table: &str, col: Dynamic, row: Dynamic| -> Rr<Dynamic> {
+            lookup(&g.0.borrow(), table, &col, &row, 0)
+        },
+    );
+    engine.register_fn(
+        "lookup",
+        |g: &mut GameHandle, table: &str, col: Dynamic, row: Dynamic, shift: INT| -> Rr<Dynamic> {
+            lookup(&g.0.borrow(), table, &col, &row, shift)
+        },
+    );
+    engine.register_fn(
+        "column",
+        |g: &mut GameHandle, table: &str, col: Dynamic, shift: INT| -> Rr<String> {
+            let w = g.0.borrow();
+            let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+            let col = column_arg(&col)?;
+            let i = grid
+                .shifted(table, &column_key(&col), shift)
+                .map_err(|e| e.to_string())?;
+            Ok(grid.columns[i].clone())
+        },
+    );
+    engine.register_fn(
+        "odds",
+        |g: &mut GameHandle, table: &str, attack: INT, defence: INT| -> Rr<String> {
+            let w = g.0.borrow();
+            let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+            if defence <= 0 {
+                return Ok(grid.columns.last().cloned().unwrap_or_default());
+            }
+            let ratio = attack as f64 / defence as f64;
+            let i = grid
+                .column_index(table, &ColumnKey::Value(ratio))
+                .map_err(|e| e.to_string())?;
+            Ok(grid.columns[i].clone())
+        },
+    );
+    engine.register_fn(
+        "chart",
+        |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> Rr<Dynamic> {
+            let w = g.0.borrow();
+            Ok(w.ruleset
+                .tables
+                .value(table, entry, field)
+                .map_err(|e| e.to_string())?
+                .to_dynamic())
+        },
+    );
+    engine.register_fn(
+        "has_chart_entry",
+        |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> bool {
+            g.0.borrow()
+                .ruleset
+                .tables
+                .value(table, entry, field)
+                .is_ok()
+        },
+    );
 }

@@ -66,6 +66,9 @@ pub struct ZocRules {
     pub exclude_terrain: Vec<String>,
 }
 
+/// A connection bound to a map: its feature bit, its cost, and its costs by terrain bit.
+type CompiledConnection = (u64, f64, Vec<(u64, f64)>);
+
 /// A profile bound to a map's bits.
 #[derive(Clone, Debug)]
 pub struct CompiledProfile {
@@ -73,7 +76,7 @@ pub struct CompiledProfile {
     default_terrain: f64,
     hexside: Vec<(u64, f64)>,
     crossings: u64,
-    connections: Vec<(u64, f64, Vec<(u64, f64)>)>,
+    connections: Vec<CompiledConnection>,
 }
 
 impl CompiledProfile {
@@ -81,17 +84,26 @@ impl CompiledProfile {
     #[must_use]
     pub fn new(p: &Profile, map: &Map) -> Self {
         let tags = |m: &IndexMap<String, f64>| -> Vec<(u64, f64)> {
-            m.iter().filter_map(|(t, c)| map.tag_bit(t).map(|b| (b, *c))).collect()
+            m.iter()
+                .filter_map(|(t, c)| map.tag_bit(t).map(|b| (b, *c)))
+                .collect()
         };
         CompiledProfile {
             terrain: tags(&p.terrain),
             default_terrain: p.default_terrain,
-            hexside: p.hexside.iter().filter_map(|(f, c)| map.feature_bit(f).map(|b| (b, *c))).collect(),
+            hexside: p
+                .hexside
+                .iter()
+                .filter_map(|(f, c)| map.feature_bit(f).map(|b| (b, *c)))
+                .collect(),
             crossings: map.feature_mask(&p.crossings),
             connections: p
                 .connections
                 .iter()
-                .filter_map(|c| map.feature_bit(&c.feature).map(|b| (b, c.cost, tags(&c.into))))
+                .filter_map(|c| {
+                    map.feature_bit(&c.feature)
+                        .map(|b| (b, c.cost, tags(&c.into)))
+                })
                 .collect(),
         }
     }
@@ -123,8 +135,15 @@ impl CompiledProfile {
             .connections
             .iter()
             .filter(|(bit, _, _)| side & bit != 0)
-            .map(|(_, cost, into)| into.iter().filter(|(b, _)| tags & b != 0).map(|(_, c)| *c).fold(*cost, f64::max))
-            .fold(None, |best: Option<f64>, c| Some(best.map_or(c, |b| b.min(c))));
+            .map(|(_, cost, into)| {
+                into.iter()
+                    .filter(|(b, _)| tags & b != 0)
+                    .map(|(_, c)| *c)
+                    .fold(*cost, f64::max)
+            })
+            .fold(None, |best: Option<f64>, c| {
+                Some(best.map_or(c, |b| b.min(c)))
+            });
         if let Some(c) = along {
             return Some(c);
         }
@@ -161,7 +180,9 @@ impl Eq for Node {}
 impl Ord for Node {
     fn cmp(&self, o: &Self) -> Ordering {
         // Min-heap on cost; ties broken on the hex so the search order is fixed.
-        o.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then_with(|| o.1.cmp(&self.1))
+        o.0.partial_cmp(&self.0)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| o.1.cmp(&self.1))
     }
 }
 impl PartialOrd for Node {
@@ -173,7 +194,12 @@ impl PartialOrd for Node {
 /// The hexes a unit at `start` can reach and the least cost of each
 /// (the start at cost 0), with the hex each was reached from.
 #[must_use]
-pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &MoveLimits) -> (Vec<(Hex, f64)>, HashMap<Hex, Hex>) {
+pub fn reachable(
+    map: &Map,
+    profile: &CompiledProfile,
+    start: Hex,
+    limits: &MoveLimits,
+) -> (Vec<(Hex, f64)>, HashMap<Hex, Hex>) {
     let mut best: HashMap<Hex, f64> = HashMap::from([(start, 0.0)]);
     let mut came: HashMap<Hex, Hex> = HashMap::new();
     let mut heap = BinaryHeap::from([Node(0.0, start)]);
@@ -188,7 +214,9 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
             if limits.blocked.contains(&n) {
                 continue;
             }
-            let Some(step) = profile.step_cost(map, h, n) else { continue };
+            let Some(step) = profile.step_cost(map, h, n) else {
+                continue;
+            };
             let mut total = cost + step;
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
@@ -205,15 +233,29 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
         }
     }
     let mut out: Vec<(Hex, f64)> = best.into_iter().collect();
-    out.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+    out.sort_by(|a, b| {
+        a.1.partial_cmp(&b.1)
+            .unwrap_or(Ordering::Equal)
+            .then(a.0.cmp(&b.0))
+    });
     (out, came)
 }
 
 /// The cheapest path from `start` to `goal` (both included) with no MP limit,
 /// or `None` if the goal cannot be reached.
 #[must_use]
-pub fn path(map: &Map, profile: &CompiledProfile, start: Hex, goal: Hex, blocked: &HashSet<Hex>) -> Option<(Vec<Hex>, f64)> {
-    let limits = MoveLimits { mp: f64::MAX / 4.0, blocked: blocked.clone(), ..MoveLimits::default() };
+pub fn path(
+    map: &Map,
+    profile: &CompiledProfile,
+    start: Hex,
+    goal: Hex,
+    blocked: &HashSet<Hex>,
+) -> Option<(Vec<Hex>, f64)> {
+    let limits = MoveLimits {
+        mp: f64::MAX / 4.0,
+        blocked: blocked.clone(),
+        ..MoveLimits::default()
+    };
     let (costs, came) = reachable(map, profile, start, &limits);
     let cost = costs.iter().find(|(h, _)| *h == goal)?.1;
     let mut out = vec![goal];
@@ -270,7 +312,13 @@ impl CompiledZoc {
 /// step going one hex further from `start`, never into `blocked` hexes and
 /// never across a side the profile forbids. Returned in search order.
 #[must_use]
-pub fn retreat_hexes(map: &Map, profile: &CompiledProfile, start: Hex, steps: u32, blocked: &HashSet<Hex>) -> Vec<Hex> {
+pub fn retreat_hexes(
+    map: &Map,
+    profile: &CompiledProfile,
+    start: Hex,
+    steps: u32,
+    blocked: &HashSet<Hex>,
+) -> Vec<Hex> {
     let mut frontier = vec![start];
     for d in 1..=steps {
         let mut next = Vec::new();
@@ -321,8 +369,16 @@ mod tests {
         let m = map();
         let p = profile(&m);
         let h = |id: &str| m.parse(id).unwrap();
-        assert_eq!(p.step_cost(&m, h("0101"), h("0201")), None, "creek without a ford");
-        assert_eq!(p.step_cost(&m, h("0102"), h("0202")), Some(4.0), "stream + forest");
+        assert_eq!(
+            p.step_cost(&m, h("0101"), h("0201")),
+            None,
+            "creek without a ford"
+        );
+        assert_eq!(
+            p.step_cost(&m, h("0102"), h("0202")),
+            Some(4.0),
+            "stream + forest"
+        );
         assert_eq!(p.step_cost(&m, h("0101"), h("0102")), Some(0.5), "road");
         assert_eq!(p.step_cost(&m, h("0203"), h("0303")), None, "river");
     }
@@ -332,7 +388,10 @@ mod tests {
         let m = map();
         let p = profile(&m);
         let h = |id: &str| m.parse(id).unwrap();
-        let limits = MoveLimits { mp: 2.0, ..Default::default() };
+        let limits = MoveLimits {
+            mp: 2.0,
+            ..Default::default()
+        };
         let (r, _) = reachable(&m, &p, h("0101"), &limits);
         let ids: HashSet<String> = r.iter().map(|(x, _)| m.id(*x)).collect();
         assert!(ids.contains("0104"), "1.5 MP down the road");
@@ -340,7 +399,10 @@ mod tests {
         let mut stop = HashSet::new();
         stop.insert(h("0102"));
         let (r, _) = reachable(&m, &p, h("0101"), &MoveLimits { stop, ..limits });
-        assert!(!r.iter().any(|(x, _)| m.id(*x) == "0103"), "stopped on entering the zone");
+        assert!(
+            !r.iter().any(|(x, _)| m.id(*x) == "0103"),
+            "stopped on entering the zone"
+        );
     }
 
     #[test]
@@ -351,9 +413,23 @@ mod tests {
         let (route, cost) = path(&m, &p, h("0101"), h("0104"), &HashSet::new()).unwrap();
         assert_eq!(route.len(), 4);
         assert_eq!(cost, 1.5);
-        let z = CompiledZoc::new(&ZocRules { blocked_by: vec!["creek".into()], crossings: vec!["ford".into()], exclude_terrain: vec!["river".into()] }, &m);
-        let zone: Vec<String> = z.zone(&m, [h("0201")]).into_iter().map(|x| m.id(x)).collect();
-        assert!(!zone.contains(&"0101".to_string()), "not across the creek: {zone:?}");
+        let z = CompiledZoc::new(
+            &ZocRules {
+                blocked_by: vec!["creek".into()],
+                crossings: vec!["ford".into()],
+                exclude_terrain: vec!["river".into()],
+            },
+            &m,
+        );
+        let zone: Vec<String> = z
+            .zone(&m, [h("0201")])
+            .into_iter()
+            .map(|x| m.id(x))
+            .collect();
+        assert!(
+            !zone.contains(&"0101".to_string()),
+            "not across the creek: {zone:?}"
+        );
         assert!(zone.contains(&"0301".to_string()));
         let r = retreat_hexes(&m, &p, h("0101"), 2, &HashSet::new());
         assert!(r.iter().all(|x| x.distance(h("0101")) == 2));

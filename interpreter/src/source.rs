@@ -47,7 +47,10 @@ impl<'a> Cursor<'a> {
     pub fn location_of(&self, offset: usize) -> Location {
         let before = &self.text[..offset.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
-        let col = before.rfind('\n').map_or(before.len(), |nl| before.len() - nl - 1) + 1;
+        let col = before
+            .rfind('\n')
+            .map_or(before.len(), |nl| before.len() - nl - 1)
+            + 1;
         Location::new(self.file, line, col)
     }
 
@@ -79,7 +82,9 @@ pub fn load_ron<T: DeserializeOwned>(file: &Path) -> Result<(T, String), Error> 
 /// ron's messages are precise but terse; add the hint a modder needs most.
 fn friendly_ron_message(msg: &str) -> String {
     if msg.contains("Unexpected field") || msg.contains("unknown field") {
-        format!("{msg} (misspelt key? every key must be one the format documents, see docs/formats.md)")
+        format!(
+            "{msg} (misspelt key? every key must be one the format documents, see docs/formats.md)"
+        )
     } else {
         msg.to_string()
     }
@@ -127,7 +132,10 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(did_you_mean("forst", ["forest", "clear"]), " (did you mean `forest`?)");
+        assert_eq!(
+            did_you_mean("forst", ["forest", "clear"]),
+            " (did you mean `forest`?)"
+        );
         assert_eq!(did_you_mean("zzzzzz", ["forest", "clear"]), "");
     }
 }

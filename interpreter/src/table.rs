@@ -101,7 +101,9 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         };
         format!("cannot read result `{text}` at character {col}: expected a code (SK1, 2MH, BD*), a word (CRUSHED), a number or `-`, joined by `/`, `+`, `( )` or prefixed `A:`/`D:`")
     })?;
-    let result = pairs.next().expect("the grammar's top rule always yields one pair");
+    let result = pairs
+        .next()
+        .expect("the grammar's top rule always yields one pair");
     let choice = result.into_inner().next().expect("result holds a choice");
     Ok(build(choice))
 }
@@ -143,7 +145,12 @@ fn build(pair: pest::iterators::Pair<'_, Rule>) -> Outcome {
                 Outcome::Code(code(inner[0].as_str()))
             } else {
                 let words: Vec<&str> = inner.iter().map(|p| p.as_str()).collect();
-                Outcome::Code(Code { name: words.join(" "), count: None, number: None, star: false })
+                Outcome::Code(Code {
+                    name: words.join(" "),
+                    count: None,
+                    number: None,
+                    star: false,
+                })
             }
         }
         _ => Outcome::Code(code(&text)),
@@ -155,7 +162,10 @@ fn code(text: &str) -> Code {
     let body = text.trim_end_matches('*');
     let lead: String = body.chars().take_while(char::is_ascii_digit).collect();
     let rest = &body[lead.len()..];
-    let name: String = rest.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
     let trail = &rest[name.len()..];
     Code {
         name,
@@ -177,6 +187,7 @@ pub enum CellKind {
 
 /// A table file as written.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum TableFile {
     /// A grid of cells: columns by label or by value, rows by die range or key.
     Table {
@@ -303,10 +314,13 @@ impl Grid {
     /// The index of a column. A value below every column's `from` gives the
     /// first column (the ruleset decides whether that is allowed).
     pub fn column_index(&self, name: &str, key: &ColumnKey<'_>) -> Result<usize, LookupError> {
-        let none = || LookupError::NoColumn { table: name.to_string(), column: match key {
-            ColumnKey::Label(l) => l.to_string(),
-            ColumnKey::Value(v) => v.to_string(),
-        } };
+        let none = || LookupError::NoColumn {
+            table: name.to_string(),
+            column: match key {
+                ColumnKey::Label(l) => l.to_string(),
+                ColumnKey::Value(v) => v.to_string(),
+            },
+        };
         match key {
             ColumnKey::Label(l) => self.columns.iter().position(|c| c == l).ok_or_else(none),
             ColumnKey::Value(v) => {
@@ -320,7 +334,13 @@ impl Grid {
     }
 
     /// The cell at a column, shifted and clamped to the end columns, and a row.
-    pub fn lookup(&self, name: &str, column: &ColumnKey<'_>, shift: i64, row: &RowQuery<'_>) -> Result<(&str, &Cell), LookupError> {
+    pub fn lookup(
+        &self,
+        name: &str,
+        column: &ColumnKey<'_>,
+        shift: i64,
+        row: &RowQuery<'_>,
+    ) -> Result<(&str, &Cell), LookupError> {
         let c = self.shifted(name, column, shift)?;
         let cells = self
             .rows
@@ -331,15 +351,23 @@ impl Grid {
                 _ => false,
             })
             .map(|(_, cells)| cells)
-            .ok_or_else(|| LookupError::NoRow { table: name.to_string(), row: match row {
-                RowQuery::Roll(n) => n.to_string(),
-                RowQuery::Key(k) => k.to_string(),
-            } })?;
+            .ok_or_else(|| LookupError::NoRow {
+                table: name.to_string(),
+                row: match row {
+                    RowQuery::Roll(n) => n.to_string(),
+                    RowQuery::Key(k) => k.to_string(),
+                },
+            })?;
         Ok((&self.columns[c], &cells[c]))
     }
 
     /// The index of a column after a shift, clamped to the end columns.
-    pub fn shifted(&self, name: &str, column: &ColumnKey<'_>, shift: i64) -> Result<usize, LookupError> {
+    pub fn shifted(
+        &self,
+        name: &str,
+        column: &ColumnKey<'_>,
+        shift: i64,
+    ) -> Result<usize, LookupError> {
         let c = self.column_index(name, column)? as i64;
         Ok((c + shift).clamp(0, self.columns.len() as i64 - 1) as usize)
     }
@@ -363,7 +391,9 @@ impl Tables {
 
     /// A table by name.
     pub fn get(&self, name: &str) -> Result<&Table, LookupError> {
-        self.tables.get(name).ok_or_else(|| LookupError::NoTable(name.to_string()))
+        self.tables
+            .get(name)
+            .ok_or_else(|| LookupError::NoTable(name.to_string()))
     }
 
     /// A grid table by name.
@@ -375,12 +405,21 @@ impl Tables {
     }
 
     /// A value from a chart.
-    pub fn value(&self, name: &str, entry: &str, field: &str) -> Result<&crate::value::Value, LookupError> {
+    pub fn value(
+        &self,
+        name: &str,
+        entry: &str,
+        field: &str,
+    ) -> Result<&crate::value::Value, LookupError> {
         match self.get(name)? {
-            Table::Values(v) => v
-                .get(entry)
-                .and_then(|e| e.get(field))
-                .ok_or_else(|| LookupError::NoRow { table: name.to_string(), row: format!("{entry}.{field}") }),
+            Table::Values(v) => {
+                v.get(entry)
+                    .and_then(|e| e.get(field))
+                    .ok_or_else(|| LookupError::NoRow {
+                        table: name.to_string(),
+                        row: format!("{entry}.{field}"),
+                    })
+            }
             Table::Grid(_) => Err(LookupError::WrongKind(name.to_string())),
         }
     }
@@ -396,31 +435,63 @@ fn check_table(file: TableFile, text: &str, path: &Path) -> Result<(String, Tabl
     let mut cur = Cursor::new(text, path);
     match file {
         TableFile::Values { name, entries } => Ok((name, Table::Values(entries))),
-        TableFile::Table { name, columns, from, rows, cells } => {
+        TableFile::Table {
+            name,
+            columns,
+            from,
+            rows,
+            cells,
+        } => {
             if !from.is_empty() && from.len() != columns.len() {
-                return Err(Error::at(Location::file(path), format!("table `{name}`: `from` has {} values for {} columns", from.len(), columns.len())));
+                return Err(Error::at(
+                    Location::file(path),
+                    format!(
+                        "table `{name}`: `from` has {} values for {} columns",
+                        from.len(),
+                        columns.len()
+                    ),
+                ));
             }
             if from.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(Error::at(Location::file(path), format!("table `{name}`: `from` values must increase left to right")));
+                return Err(Error::at(
+                    Location::file(path),
+                    format!("table `{name}`: `from` values must increase left to right"),
+                ));
             }
             cur.skip_to("rows:");
             let mut out = Vec::with_capacity(rows.len());
             for (key, row) in rows {
                 let at = cur.find_str(&key);
                 if row.len() != columns.len() {
-                    return Err(Error::at(at, format!("row `{key}` has {} cells; the table has {} columns", row.len(), columns.len())));
+                    return Err(Error::at(
+                        at,
+                        format!(
+                            "row `{key}` has {} cells; the table has {} columns",
+                            row.len(),
+                            columns.len()
+                        ),
+                    ));
                 }
                 let mut parsed = Vec::with_capacity(row.len());
                 for cell in row {
                     let at = cur.find_str(&cell);
                     parsed.push(match cells {
                         CellKind::Text => Cell::Text(cell),
-                        CellKind::Results => Cell::Result(parse_outcome(&cell).map_err(|m| Error::at(at, m))?),
+                        CellKind::Results => {
+                            Cell::Result(parse_outcome(&cell).map_err(|m| Error::at(at, m))?)
+                        }
                     });
                 }
                 out.push((row_key(&key), parsed));
             }
-            Ok((name, Table::Grid(Grid { columns, from, rows: out })))
+            Ok((
+                name,
+                Table::Grid(Grid {
+                    columns,
+                    from,
+                    rows: out,
+                }),
+            ))
         }
     }
 }
@@ -457,15 +528,35 @@ mod tests {
     fn codes_keep_their_numbers() {
         assert_eq!(
             parse_outcome("2MH").unwrap(),
-            Outcome::Code(Code { name: "MH".into(), count: Some(2), number: None, star: false })
+            Outcome::Code(Code {
+                name: "MH".into(),
+                count: Some(2),
+                number: None,
+                star: false
+            })
         );
         assert_eq!(
             parse_outcome("BD*").unwrap(),
-            Outcome::Code(Code { name: "BD".into(), count: None, number: None, star: true })
+            Outcome::Code(Code {
+                name: "BD".into(),
+                count: None,
+                number: None,
+                star: true
+            })
         );
-        let Outcome::Sided(side, inner) = parse_outcome("A:SK1").unwrap() else { panic!() };
+        let Outcome::Sided(side, inner) = parse_outcome("A:SK1").unwrap() else {
+            panic!()
+        };
         assert_eq!(side, "A");
-        assert_eq!(*inner, Outcome::Code(Code { name: "SK".into(), count: None, number: Some(1), star: false }));
+        assert_eq!(
+            *inner,
+            Outcome::Code(Code {
+                name: "SK".into(),
+                count: None,
+                number: Some(1),
+                star: false
+            })
+        );
     }
 
     #[test]
@@ -480,8 +571,20 @@ mod tests {
             columns: vec!["1-2".into(), "1-1".into(), "2-1".into(), "3-1".into()],
             from: vec![0.5, 1.0, 2.0, 3.0],
             rows: vec![
-                (row_key("1"), ["Ae", "Ar", "Dr", "De"].iter().map(|s| Cell::Result(parse_outcome(s).unwrap())).collect()),
-                (row_key("2-6"), ["Ae", "Ae", "Ex", "Dr"].iter().map(|s| Cell::Result(parse_outcome(s).unwrap())).collect()),
+                (
+                    row_key("1"),
+                    ["Ae", "Ar", "Dr", "De"]
+                        .iter()
+                        .map(|s| Cell::Result(parse_outcome(s).unwrap()))
+                        .collect(),
+                ),
+                (
+                    row_key("2-6"),
+                    ["Ae", "Ae", "Ex", "Dr"]
+                        .iter()
+                        .map(|s| Cell::Result(parse_outcome(s).unwrap()))
+                        .collect(),
+                ),
             ],
         }
     }
@@ -489,20 +592,34 @@ mod tests {
     #[test]
     fn odds_choose_a_column_in_the_defenders_favour() {
         let g = crt();
-        assert_eq!(g.column_index("crt", &ColumnKey::Value(13.0 / 4.0)).unwrap(), 3);
-        assert_eq!(g.column_index("crt", &ColumnKey::Value(1.0 / 3.0 * 3.0)).unwrap(), 1);
+        assert_eq!(
+            g.column_index("crt", &ColumnKey::Value(13.0 / 4.0))
+                .unwrap(),
+            3
+        );
+        assert_eq!(
+            g.column_index("crt", &ColumnKey::Value(1.0 / 3.0 * 3.0))
+                .unwrap(),
+            1
+        );
         assert_eq!(g.column_index("crt", &ColumnKey::Value(1.9)).unwrap(), 1);
     }
 
     #[test]
     fn shifts_clamp_to_end_columns() {
         let g = crt();
-        let (col, cell) = g.lookup("crt", &ColumnKey::Label("2-1"), 5, &RowQuery::Roll(1)).unwrap();
+        let (col, cell) = g
+            .lookup("crt", &ColumnKey::Label("2-1"), 5, &RowQuery::Roll(1))
+            .unwrap();
         assert_eq!(col, "3-1");
         assert!(matches!(cell, Cell::Result(o) if o.to_string() == "De"));
-        let (col, _) = g.lookup("crt", &ColumnKey::Label("1-1"), -4, &RowQuery::Roll(4)).unwrap();
+        let (col, _) = g
+            .lookup("crt", &ColumnKey::Label("1-1"), -4, &RowQuery::Roll(4))
+            .unwrap();
         assert_eq!(col, "1-2");
-        assert!(g.lookup("crt", &ColumnKey::Label("1-1"), 0, &RowQuery::Roll(7)).is_err());
+        assert!(g
+            .lookup("crt", &ColumnKey::Label("1-1"), 0, &RowQuery::Roll(7))
+            .is_err());
     }
 
     #[test]
@@ -512,6 +629,9 @@ mod tests {
         let path = dir.join("bad.ron");
         std::fs::write(&path, "Table(\n  name: \"t\",\n  columns: [\"a\", \"b\"],\n  rows: [\n    (\"1\", [\"Ae\", \"D %\"]),\n  ],\n)\n").unwrap();
         let err = Tables::default().load(&path).unwrap_err().to_string();
-        assert!(err.contains("bad.ron:5:19: cannot read result `D %`"), "{err}");
+        assert!(
+            err.contains("bad.ron:5:19: cannot read result `D %`"),
+            "{err}"
+        );
     }
 }

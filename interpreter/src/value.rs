@@ -34,7 +34,6 @@ impl Default for Value {
 
 impl Value {
     /// Converts to a script value.
-    #[must_use]
     pub fn to_dynamic(&self) -> Dynamic {
         match self {
             Value::Unit(()) => Dynamic::UNIT,
@@ -73,7 +72,11 @@ impl Value {
         }
         if d.is_array() {
             let arr = d.clone().into_array().unwrap_or_default();
-            return arr.iter().map(Value::from_dynamic).collect::<Result<_, _>>().map(Value::List);
+            return arr
+                .iter()
+                .map(Value::from_dynamic)
+                .collect::<Result<_, _>>()
+                .map(Value::List);
         }
         if d.is_map() {
             let map = d.clone().cast::<rhai::Map>();
@@ -84,7 +87,10 @@ impl Value {
             }
             return Ok(Value::Map(out));
         }
-        Err(format!("a value of type `{}` cannot be stored in the game state", d.type_name()))
+        Err(format!(
+            "a value of type `{}` cannot be stored in the game state",
+            d.type_name()
+        ))
     }
 
     /// The value as an integer, if it is one.
@@ -127,14 +133,25 @@ mod tests {
     fn round_trips_through_scripts() {
         let v = Value::Map(IndexMap::from([
             ("a".to_string(), Value::Int(3)),
-            ("b".to_string(), Value::List(vec![Value::Str("x".into()), Value::Bool(true), Value::Float(0.5)])),
+            (
+                "b".to_string(),
+                Value::List(vec![
+                    Value::Str("x".into()),
+                    Value::Bool(true),
+                    Value::Float(0.5),
+                ]),
+            ),
         ]));
         assert_eq!(Value::from_dynamic(&v.to_dynamic()).unwrap(), v);
     }
 
     #[test]
     fn reads_ron() {
-        let v: Value = ron::from_str("{\"turn\": 3, \"hexes\": [\"0101\", \"0102\"], \"on\": true}").unwrap();
-        assert_eq!(v.to_string(), r#"{"turn":3,"hexes":["0101","0102"],"on":true}"#);
+        let v: Value =
+            ron::from_str("{\"turn\": 3, \"hexes\": [\"0101\", \"0102\"], \"on\": true}").unwrap();
+        assert_eq!(
+            v.to_string(),
+            r#"{"turn":3,"hexes":["0101","0102"],"on":true}"#
+        );
     }
 }

@@ -196,10 +196,16 @@ pub struct Runner {
 
 fn numbers_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => (*x as f64 - y).abs() < 1e-9,
-        (Value::List(x), Value::List(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| numbers_equal(a, b)),
+        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
+            (*x as f64 - y).abs() < 1e-9
+        }
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| numbers_equal(a, b))
+        }
         (Value::Map(x), Value::Map(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| numbers_equal(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| numbers_equal(v, w)))
         }
         _ => a == b,
     }
@@ -226,11 +232,18 @@ impl Runner {
             run_step(&game, i, step, &mut failures)?;
         }
         check_expectations(&game, &ex.expect, &mut failures);
-        Ok(Outcome { path: path.to_path_buf(), title: ex.title, failures })
+        Ok(Outcome {
+            path: path.to_path_buf(),
+            title: ex.title,
+            failures,
+        })
     }
 
     fn start(&mut self, ex: &ExampleFile, text: &str, path: &Path) -> Result<Game> {
-        let opts = GameOptions { seed: 0, ..GameOptions::default() };
+        let opts = GameOptions {
+            seed: 0,
+            ..GameOptions::default()
+        };
         let mut setup = Setup::default();
         let (ruleset, map, first_turn) = if let Some(sc) = &ex.scenario {
             let scenario = Scenario::load(&relative_to(path, sc))?;
@@ -242,13 +255,21 @@ impl Runner {
             (ruleset, scenario.load_map()?, scenario.file.first_turn)
         } else {
             let Some(rs) = &ex.ruleset else {
-                return Err(Error::at(Location::file(path), "an example needs `scenario` or `ruleset` and `map`"));
+                return Err(Error::at(
+                    Location::file(path),
+                    "an example needs `scenario` or `ruleset` and `map`",
+                ));
             };
             let ruleset = self.ruleset(&relative_to(path, rs))?;
             let map = match &ex.map {
                 Some(MapRef::Path(p)) => Map::load(&relative_to(path, p))?,
                 Some(MapRef::Inline(m)) => Map::from_file(MapFile::clone(m), text, path)?,
-                None => return Err(Error::at(Location::file(path), "an example without a scenario needs a `map`")),
+                None => {
+                    return Err(Error::at(
+                        Location::file(path),
+                        "an example without a scenario needs a `map`",
+                    ))
+                }
             };
             (ruleset, map, 1)
         };
@@ -259,7 +280,11 @@ impl Runner {
         setup.tracks.extend(ex.tracks.clone());
         setup.decks.extend(ex.decks.clone());
         for (side, d) in &ex.sides {
-            setup.sides.entry(side.clone()).or_default().extend(d.clone());
+            setup
+                .sides
+                .entry(side.clone())
+                .or_default()
+                .extend(d.clone());
         }
         setup.hex_markers.extend(ex.hex_markers.clone());
         setup.data.extend(ex.data.clone());
@@ -280,34 +305,61 @@ impl Runner {
 fn run_step(game: &Game, i: usize, step: &Step, failures: &mut Vec<String>) -> Result<()> {
     let Some(params) = game.ruleset().params(&step.call) else {
         let hint = crate::source::did_you_mean(&step.call, game.ruleset().function_names());
-        return Err(Error::rules(format!("step {}: the ruleset has no procedure `{}`{hint}", i + 1, step.call)));
+        return Err(Error::rules(format!(
+            "step {}: the ruleset has no procedure `{}`{hint}",
+            i + 1,
+            step.call
+        )));
     };
     let params = params.to_vec();
     for k in step.args.keys() {
         if !params[1..].contains(k) {
-            return Err(Error::rules(format!("step {}: `{}` has no parameter `{k}` (it takes {})", i + 1, step.call, params.join(", "))));
+            return Err(Error::rules(format!(
+                "step {}: `{}` has no parameter `{k}` (it takes {})",
+                i + 1,
+                step.call,
+                params.join(", ")
+            )));
         }
     }
     let mut args = Vec::new();
     for p in params.iter().skip(1) {
         match step.args.get(p) {
             Some(v) => args.push(v.to_dynamic()),
-            None => return Err(Error::rules(format!("step {}: `{}` needs argument `{p}`", i + 1, step.call))),
+            None => {
+                return Err(Error::rules(format!(
+                    "step {}: `{}` needs argument `{p}`",
+                    i + 1,
+                    step.call
+                )))
+            }
         }
     }
     match (game.call(&step.call, args), &step.error) {
         (Ok(v), None) => {
             if let Some(want) = &step.returns {
-                let got = Value::from_dynamic(&v).unwrap_or_else(|e| Value::Str(e));
+                let got = Value::from_dynamic(&v).unwrap_or_else(Value::Str);
                 if !numbers_equal(want, &got) {
-                    failures.push(format!("step {} `{}` returned {got}, expected {want}", i + 1, step.call));
+                    failures.push(format!(
+                        "step {} `{}` returned {got}, expected {want}",
+                        i + 1,
+                        step.call
+                    ));
                 }
             }
         }
-        (Ok(_), Some(want)) => failures.push(format!("step {} `{}` succeeded, expected an error containing `{want}`", i + 1, step.call)),
+        (Ok(_), Some(want)) => failures.push(format!(
+            "step {} `{}` succeeded, expected an error containing `{want}`",
+            i + 1,
+            step.call
+        )),
         (Err(e), Some(want)) => {
             if !e.to_string().contains(want.as_str()) {
-                failures.push(format!("step {} `{}` failed with `{e}`, expected an error containing `{want}`", i + 1, step.call));
+                failures.push(format!(
+                    "step {} `{}` failed with `{e}`, expected an error containing `{want}`",
+                    i + 1,
+                    step.call
+                ));
             }
         }
         (Err(e), None) => failures.push(format!("step {} `{}` failed: {e}", i + 1, step.call)),
@@ -315,7 +367,14 @@ fn run_step(game: &Game, i: usize, step: &Step, failures: &mut Vec<String>) -> R
     Ok(())
 }
 
-fn marker_checks(what: &str, have: &[String], exact: &Option<Vec<String>>, has: &[String], lacks: &[String], failures: &mut Vec<String>) {
+fn marker_checks(
+    what: &str,
+    have: &[String],
+    exact: &Option<Vec<String>>,
+    has: &[String],
+    lacks: &[String],
+    failures: &mut Vec<String>,
+) {
     if let Some(want) = exact {
         let (mut a, mut b) = (want.clone(), have.to_vec());
         a.sort();
@@ -340,7 +399,10 @@ fn check_unit(game: &Game, e: &UnitExpect, failures: &mut Vec<String>) {
     let state = game.state();
     let map = game.map();
     let Some(u) = state.unit(&e.id) else {
-        failures.push(format!("unit `{}`: expected to exist, found no such unit", e.id));
+        failures.push(format!(
+            "unit `{}`: expected to exist, found no such unit",
+            e.id
+        ));
         return;
     };
     let what = format!("unit `{}`", e.id);
@@ -353,8 +415,16 @@ fn check_unit(game: &Game, e: &UnitExpect, failures: &mut Vec<String>) {
         }
     };
     check("at", e.at.clone(), at);
-    check("strength", e.strength.map(|v| v.to_string()), u.strength.to_string());
-    check("rating", e.rating.map(|v| v.to_string()), u.rating.to_string());
+    check(
+        "strength",
+        e.strength.map(|v| v.to_string()),
+        u.strength.to_string(),
+    );
+    check(
+        "rating",
+        e.rating.map(|v| v.to_string()),
+        u.rating.to_string(),
+    );
     check("side", e.side.clone(), u.side.clone());
     check("face", e.face.clone(), u.face.clone());
     let markers: Vec<String> = u.markers.iter().cloned().collect();
@@ -362,7 +432,9 @@ fn check_unit(game: &Game, e: &UnitExpect, failures: &mut Vec<String>) {
     for (k, want) in &e.props {
         let got = u.props.get(k).cloned().unwrap_or_default();
         if !numbers_equal(want, &got) {
-            failures.push(format!("{what}: expected property {k} = {want}, found {got}"));
+            failures.push(format!(
+                "{what}: expected property {k} = {want}, found {got}"
+            ));
         }
     }
 }
@@ -381,8 +453,19 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
                 continue;
             }
         };
-        let have: Vec<String> = state.hex_markers.get(&hex).map(|s| s.iter().cloned().collect()).unwrap_or_default();
-        marker_checks(&format!("hex {}", h.hex), &have, &h.markers, &h.has, &h.lacks, failures);
+        let have: Vec<String> = state
+            .hex_markers
+            .get(&hex)
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default();
+        marker_checks(
+            &format!("hex {}", h.hex),
+            &have,
+            &h.markers,
+            &h.has,
+            &h.lacks,
+            failures,
+        );
     }
     for (t, want) in &ex.tracks {
         let got = state.tracks.get(t).copied().unwrap_or(0);
@@ -398,9 +481,16 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
     }
     for (side, data) in &ex.sides {
         for (k, want) in data {
-            let got = state.sides.get(side).and_then(|d| d.get(k)).cloned().unwrap_or_default();
+            let got = state
+                .sides
+                .get(side)
+                .and_then(|d| d.get(k))
+                .cloned()
+                .unwrap_or_default();
             if !numbers_equal(want, &got) {
-                failures.push(format!("side `{side}` data `{k}`: expected {want}, found {got}"));
+                failures.push(format!(
+                    "side `{side}` data `{k}`: expected {want}, found {got}"
+                ));
             }
         }
     }
@@ -409,7 +499,10 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
     for line in &ex.log {
         match narration[from..].find(line.as_str()) {
             Some(i) => from += i + line.len(),
-            None => failures.push(format!("log: expected `{line}` (in order), not found in:\n{}", indent(&narration))),
+            None => failures.push(format!(
+                "log: expected `{line}` (in order), not found in:\n{}",
+                indent(&narration)
+            )),
         }
     }
     for line in &ex.no_log {
@@ -419,11 +512,16 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
     }
     let left = game.forced_dice_left();
     if left != ex.dice_left {
-        failures.push(format!("dice: expected {} forced dice left unrolled, found {left}", ex.dice_left));
+        failures.push(format!(
+            "dice: expected {} forced dice left unrolled, found {left}",
+            ex.dice_left
+        ));
     }
     let left = game.forced_decisions_left();
     if left != 0 {
-        failures.push(format!("decisions: expected every forced decision used, found {left} left"));
+        failures.push(format!(
+            "decisions: expected every forced decision used, found {left} left"
+        ));
     }
 }
 
@@ -436,7 +534,9 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map(|d| d.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default();
             entries.sort();
             out.extend(collect(&entries));
         } else if p.extension().is_some_and(|e| e == "ron") || !p.exists() {

@@ -30,7 +30,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         println!("ok: no problems found");
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("{problems} problem{} found", if problems == 1 { "" } else { "s" });
+        println!(
+            "{problems} problem{} found",
+            if problems == 1 { "" } else { "s" }
+        );
         Ok(ExitCode::from(1))
     }
 }

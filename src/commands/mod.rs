@@ -5,15 +5,17 @@ pub mod los;
 pub mod play;
 pub mod verify;
 
+use indexmap::IndexMap;
 use muster_interpreter::agent::AgentKind;
 use muster_interpreter::value::Value;
-use indexmap::IndexMap;
 
 /// Parses `SIDE=AGENT` arguments.
 pub fn parse_agents(args: &[String]) -> anyhow::Result<IndexMap<String, AgentKind>> {
     let mut out = IndexMap::new();
     for a in args {
-        let (side, agent) = a.split_once('=').ok_or_else(|| anyhow::anyhow!("--agent takes SIDE=AGENT, such as union=human; got `{a}`"))?;
+        let (side, agent) = a.split_once('=').ok_or_else(|| {
+            anyhow::anyhow!("--agent takes SIDE=AGENT, such as union=human; got `{a}`")
+        })?;
         out.insert(side.to_string(), AgentKind::parse(agent, side)?);
     }
     Ok(out)
@@ -23,7 +25,9 @@ pub fn parse_agents(args: &[String]) -> anyhow::Result<IndexMap<String, AgentKin
 pub fn parse_options(args: &[String]) -> anyhow::Result<IndexMap<String, Value>> {
     let mut out = IndexMap::new();
     for a in args {
-        let (name, value) = a.split_once('=').ok_or_else(|| anyhow::anyhow!("--option takes NAME=VALUE, such as night_zoc=true; got `{a}`"))?;
+        let (name, value) = a.split_once('=').ok_or_else(|| {
+            anyhow::anyhow!("--option takes NAME=VALUE, such as night_zoc=true; got `{a}`")
+        })?;
         let v = ron::from_str::<Value>(value).unwrap_or_else(|_| Value::Str(value.to_string()));
         out.insert(name.to_string(), v);
     }

@@ -56,7 +56,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         Ok(r) => r,
         Err((e, snapshot)) => {
             // Keep the game: the last turn boundary goes to --save, or to a recovery file.
-            let recover = a.save.clone().unwrap_or_else(|| PathBuf::from("muster-recover.ron"));
+            let recover = a
+                .save
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("muster-recover.ron"));
             if let Some(text) = snapshot {
                 write_atomically(&recover, &text)?;
                 eprintln!("the game as it stood at the start of the turn is saved in {}; resume with --resume {}", recover.display(), recover.display());
@@ -98,7 +101,11 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
         println!("{obj}");
         return;
     }
-    println!("\n{} — game over after {} turns", game.ruleset().name, r.turns);
+    println!(
+        "\n{} — game over after {} turns",
+        game.ruleset().name,
+        r.turns
+    );
     for (side, vp) in &r.vp {
         println!("  {side}: {vp} VP");
     }

@@ -37,5 +37,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -1,0 +1,197 @@
+//! The command line as a user meets it.
+
+use assert_cmd::Command;
+
+fn muster() -> Command {
+    Command::cargo_bin("muster").unwrap()
+}
+
+fn stdout(args: &[&str]) -> (String, i32) {
+    let out = muster().args(args).output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn play_prints_the_result() {
+    let (out, code) = stdout(&[
+        "play",
+        "tests/demo/scenarios/demo/skirmish.ron",
+        "--seed",
+        "1",
+        "--agent",
+        "red=bot",
+        "--agent",
+        "blue=random",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("== Turn 6 =="), "{out}");
+    assert!(
+        out.contains("red: ") && out.contains("blue: ") && out.contains("VP"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_json_has_turns_winner_and_vp() {
+    let (out, code) = stdout(&[
+        "play",
+        "tests/demo/scenarios/demo/skirmish.ron",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["turns"], 6);
+    assert!(v["winner"].is_string() || v["winner"].is_null());
+    assert!(v["vp"]["red"].is_i64() && v["vp"]["blue"].is_i64());
+}
+
+#[test]
+fn same_seed_same_log_file() {
+    let dir = std::env::temp_dir().join(format!("muster-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    for p in [&a, &b] {
+        let (_, code) = stdout(&[
+            "play",
+            "tests/demo/scenarios/demo/skirmish.ron",
+            "--seed",
+            "9",
+            "-q",
+            "--log",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0);
+    }
+    let (la, lb) = (
+        std::fs::read_to_string(&a).unwrap(),
+        std::fs::read_to_string(&b).unwrap(),
+    );
+    assert!(la.lines().count() > 20);
+    assert_eq!(la, lb);
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(
+        muster().args(["play"]).output().unwrap().status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        muster()
+            .args(["frobnicate"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    let out = muster()
+        .args([
+            "play",
+            "tests/demo/scenarios/demo/skirmish.ron",
+            "--agent",
+            "green=bot",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("side `green`"));
+}
+
+#[test]
+fn check_passes_on_good_content() {
+    let (out, code) = stdout(&[
+        "check",
+        "tests/demo/rulesets/demo",
+        "tests/demo/scenarios",
+        "tests/demo/tables",
+        "tests/examples",
+    ]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn check_reports_each_problem_at_its_place() {
+    let (out, code) = stdout(&["check", "tests/fixtures/bad"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("tests/fixtures/bad/bad_cell.ron:7:23: cannot read result `D?r`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("tests/fixtures/bad/misspelt_key.ron:4:11: Unexpected field named `colums`"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "tests/fixtures/bad/off_map_unit.ron:9:52: unit `b1`: hex `1109` is off the map"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("tests/fixtures/bad/unknown_terrain.ron:8:12: unknown terrain code `q`"),
+        "{out}"
+    );
+    assert!(out.contains("4 problems found"), "{out}");
+}
+
+#[test]
+fn verify_ends_with_the_count() {
+    let (out, code) = stdout(&["verify", "tests/examples/demo"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.trim_end().ends_with("5 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn los_prints_a_verdict() {
+    let scen = "tests/demo/scenarios/demo/skirmish.ron";
+    assert_eq!(
+        stdout(&["los", scen, "0604", "0804"]),
+        ("clear\n".to_string(), 0)
+    );
+    assert_eq!(
+        stdout(&["los", scen, "0401", "0403"]),
+        ("blocked by 0402 (woods)\n".to_string(), 0)
+    );
+    assert_eq!(
+        stdout(&["los", scen, "0101", "0108"]),
+        ("blocked by 0104 (units)\n".to_string(), 0)
+    );
+    assert_eq!(
+        stdout(&["los", scen, "0102", "0104"]),
+        ("obscured: units in 0103\n".to_string(), 0)
+    );
+    let out = muster()
+        .args(["los", scen, "0101", "0199"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hex `0199` is off the map"));
+}
+
+#[test]
+fn a_failed_game_is_kept_for_resuming() {
+    let dir = std::env::temp_dir().join(format!("muster-cli-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("broken.ron");
+    let out = muster()
+        .args([
+            "play",
+            "tests/fixtures/scenarios/broken.ron",
+            "--save",
+            save.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(
+        text.contains("turn: 2"),
+        "saved at the start of the failing turn"
+    );
+}

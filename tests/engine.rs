@@ -1,0 +1,175 @@
+//! The engine end to end on the demonstration ruleset: determinism, save and
+//! resume, replay of recorded answers, a snapshot of a whole game's log, and
+//! errors that name their place.
+
+use muster_interpreter::agent::{AgentKind, Terminal};
+use muster_interpreter::game::{Game, GameOptions};
+use std::path::{Path, PathBuf};
+
+const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
+
+fn opts(seed: u64) -> GameOptions {
+    GameOptions {
+        seed,
+        ..GameOptions::default()
+    }
+}
+
+fn play(seed: u64, o: GameOptions) -> (Game, muster_interpreter::game::GameResult) {
+    let mut g = Game::from_scenario(Path::new(SKIRMISH), &GameOptions { seed, ..o }).unwrap();
+    let r = g.run(None).unwrap();
+    (g, r)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn same_seed_same_game() {
+    let (a, ra) = play(7, opts(7));
+    let (b, rb) = play(7, opts(7));
+    assert_eq!(a.log().to_jsonl(), b.log().to_jsonl());
+    assert_eq!(ra, rb);
+    assert_eq!(ra.turns, 6);
+    let (c, _) = play(8, opts(8));
+    assert_ne!(
+        a.log().to_jsonl(),
+        c.log().to_jsonl(),
+        "another seed plays another game"
+    );
+}
+
+#[test]
+fn whole_game_log_snapshot() {
+    let (g, r) = play(1, opts(1));
+    insta::assert_snapshot!("skirmish_seed_1", g.log().narration());
+    insta::assert_json_snapshot!("skirmish_seed_1_result", r);
+}
+
+#[test]
+fn a_saved_game_resumes_identically() {
+    let (whole, whole_result) = play(3, opts(3));
+    let save = temp("resume.ron");
+    let mut g = Game::from_scenario(Path::new(SKIRMISH), &opts(3)).unwrap();
+    g.set_up().unwrap();
+    for _ in 0..3 {
+        g.play_turn().unwrap();
+    }
+    g.save(&save).unwrap();
+    drop(g);
+    let mut resumed = Game::resume(&save, &opts(3)).unwrap();
+    let r = resumed.run(None).unwrap();
+    assert_eq!(r, whole_result);
+    assert_eq!(resumed.log().to_jsonl(), whole.log().to_jsonl());
+    assert_eq!(resumed.state(), whole.state());
+}
+
+#[test]
+fn recorded_answers_replay_a_random_game() {
+    let random = GameOptions {
+        agents: [
+            ("red".to_string(), AgentKind::Random),
+            ("blue".to_string(), AgentKind::Random),
+        ]
+        .into_iter()
+        .collect(),
+        ..opts(11)
+    };
+    let (original, result) = play(11, random);
+    let log = temp("random.jsonl");
+    std::fs::write(&log, original.log().to_jsonl()).unwrap();
+    let replay = GameOptions {
+        agents: ["red", "blue"]
+            .iter()
+            .map(|s| {
+                (
+                    s.to_string(),
+                    AgentKind::parse(&format!("replay:{}", log.display()), s).unwrap(),
+                )
+            })
+            .collect(),
+        ..opts(11)
+    };
+    let (again, r2) = play(11, replay);
+    assert_eq!(r2, result);
+    // Same rolls and same choices; only the agent's name differs.
+    let strip = |g: &Game| {
+        g.log()
+            .to_jsonl()
+            .replace("\"agent\":\"random\"", "")
+            .replace("\"agent\":\"replay\"", "")
+    };
+    assert_eq!(strip(&again), strip(&original));
+}
+
+#[test]
+fn an_illegal_replayed_answer_is_an_error() {
+    let log = temp("illegal.jsonl");
+    std::fs::write(&log, "{\"seq\":0,\"turn\":1,\"type\":\"decision\",\"side\":\"red\",\"kind\":\"move\",\"choice\":999,\"label\":\"x\",\"agent\":\"human\"}\n").unwrap();
+    let o = GameOptions {
+        agents: [(
+            "red".to_string(),
+            AgentKind::parse(&format!("replay:{}", log.display()), "red").unwrap(),
+        )]
+        .into_iter()
+        .collect(),
+        ..opts(1)
+    };
+    let mut g = Game::from_scenario(Path::new(SKIRMISH), &o).unwrap();
+    let err = g.run(None).unwrap_err().to_string();
+    assert!(
+        err.contains("replayed answer 999") && err.contains("is illegal"),
+        "{err}"
+    );
+}
+
+/// A person who always picks the last option.
+struct LastOption(usize);
+impl Terminal for LastOption {
+    fn ask(&mut self, _side: &str, _kind: &str, options: &[String]) -> Option<usize> {
+        self.0 += 1;
+        Some(options.len() - 1)
+    }
+}
+
+#[test]
+fn a_human_side_is_asked_at_the_terminal() {
+    let o = GameOptions {
+        agents: [("blue".to_string(), AgentKind::Human)]
+            .into_iter()
+            .collect(),
+        ..opts(5)
+    };
+    let mut g = Game::from_scenario(Path::new(SKIRMISH), &o).unwrap();
+    g.set_terminal(Box::new(LastOption(0)));
+    g.run(None).unwrap();
+    let log = g.log().to_jsonl();
+    assert!(log.contains("\"side\":\"blue\"") && log.contains("\"agent\":\"human\""));
+    assert!(!log.contains("\"side\":\"red\",\"kind\":\"move Red 1st Foot\",\"choice\":0,\"label\":\"stay in 0103\",\"agent\":\"human\""));
+}
+
+#[test]
+fn script_errors_name_file_line_and_call_chain() {
+    let mut g =
+        Game::from_scenario(Path::new("tests/fixtures/scenarios/broken.ron"), &opts(1)).unwrap();
+    let err = g.run(None).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "tests/fixtures/rulesets/broken/main.rhai:9:10: no unit `ghost` (in fight <- game_turn)"
+    );
+}
+
+#[test]
+fn a_runaway_script_is_stopped() {
+    let mut g =
+        Game::from_scenario(Path::new("tests/fixtures/scenarios/runaway.ron"), &opts(1)).unwrap();
+    let err = g.run(None).unwrap_err().to_string();
+    assert!(
+        err.starts_with("tests/fixtures/rulesets/runaway/main.rhai:"),
+        "{err}"
+    );
+    assert!(err.contains("operations limit"), "{err}");
+}
