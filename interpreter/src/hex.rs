@@ -169,10 +169,24 @@ impl LineStep {
     }
 }
 
+/// Nearest whole number, without a libm call (the hot path of every LOS
+/// trace). Exact for the magnitudes hex coordinates reach; halves round up.
+#[inline]
+fn round_fast(x: f64) -> f64 {
+    let y = x + 0.5;
+    let t = y as i64 as f64;
+    if t > y {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
 /// Rounds fractional cube coordinates to the nearest hex.
+#[inline]
 fn cube_round(q: f64, r: f64) -> Hex {
     let s = -q - r;
-    let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+    let (mut rq, mut rr, rs) = (round_fast(q), round_fast(r), round_fast(s));
     let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
     if dq > dr && dq > ds {
         rq = -rr - rs;
@@ -195,36 +209,82 @@ fn cube_round(q: f64, r: f64) -> Hex {
 /// ```
 #[must_use]
 pub fn line_trace(from: Hex, to: Hex) -> Vec<LineStep> {
-    // Trace from the lesser hex so that both directions compute the same
-    // points, then reverse if needed: symmetric by construction.
-    if to < from {
-        let mut t = line_trace(to, from);
-        t.reverse();
-        return t;
+    LineIter::new(from, to).collect()
+}
+
+/// The steps of [`line_trace`] one at a time, without allocating.
+#[derive(Clone, Debug)]
+pub struct LineIter {
+    // The line is always walked from the lesser hex; `reversed` walks the
+    // steps backwards so both directions compute the very same points.
+    lo: (f64, f64),
+    per_step: (f64, f64),
+    n: i64,
+    i: i64,
+    end: i64,
+    reversed: bool,
+}
+
+impl LineIter {
+    /// The intervening steps from `from` to `to`.
+    #[must_use]
+    pub fn new(from: Hex, to: Hex) -> Self {
+        let reversed = to < from;
+        let (a, b) = if reversed { (to, from) } else { (from, to) };
+        let n = i64::from(from.distance(to));
+        let inv = if n > 0 { 1.0 / n as f64 } else { 0.0 };
+        LineIter {
+            lo: (f64::from(a.q), f64::from(a.r)),
+            per_step: (f64::from(b.q - a.q) * inv, f64::from(b.r - a.r) * inv),
+            n,
+            i: 1,
+            end: n - 1,
+            reversed,
+        }
     }
-    let n = from.distance(to) as i64;
-    let mut out = Vec::with_capacity((n.max(1) - 1) as usize);
-    // Nudging the points in opposite cube directions splits a line that runs
-    // along a hexside into its two sides; the nudge is far below any
-    // hex-scale distance, so it changes nothing elsewhere.
-    const EPS: f64 = 1e-6;
-    let (fq, fr) = (i64::from(from.q), i64::from(from.r));
-    let (tq, tr) = (i64::from(to.q), i64::from(to.r));
-    for i in 1..n {
-        // One correctly rounded division from integers: a point exactly on a
-        // hexside (a half-way value) comes out exact.
-        let q = (fq * (n - i) + tq * i) as f64 / n as f64;
-        let r = (fr * (n - i) + tr * i) as f64 / n as f64;
+
+    #[inline]
+    fn step(&self, i: i64) -> LineStep {
+        // Nudging the point in opposite cube directions splits a line that
+        // runs along a hexside into its two sides. The nudge (1e-6) is far
+        // below any hex-scale distance and far above the rounding error of
+        // the arithmetic (1e-15), so it changes nothing else.
+        const EPS: f64 = 1e-6;
+        let q = self.lo.0 + i as f64 * self.per_step.0;
+        let r = self.lo.1 + i as f64 * self.per_step.1;
         let a = cube_round(q + EPS, r + EPS);
         let b = cube_round(q - EPS, r - EPS);
         if a == b {
-            out.push(LineStep::Hex(a));
+            LineStep::Hex(a)
+        } else if a <= b {
+            LineStep::Pair(a, b)
         } else {
-            let (x, y) = if a <= b { (a, b) } else { (b, a) };
-            out.push(LineStep::Pair(x, y));
+            LineStep::Pair(b, a)
         }
     }
-    out
+}
+
+impl Iterator for LineIter {
+    type Item = LineStep;
+
+    fn next(&mut self) -> Option<LineStep> {
+        if self.i > self.end {
+            return None;
+        }
+        // Walking backwards, the i-th step from `from` is step n-i from the lesser hex.
+        let k = if self.reversed {
+            self.n - self.i
+        } else {
+            self.i
+        };
+        self.i += 1;
+        Some(self.step(k))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.end - self.i + 1).max(0) as usize;
+        (left, Some(left))
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! is judged by either or both hexes. Rules a table cannot express go in the
 //! ruleset's Rhai hook `los_override`.
 
-use crate::hex::{line_trace, Hex, LineStep};
+#[cfg(test)]
+use crate::hex::line_trace;
+use crate::hex::{Hex, LineIter, LineStep};
 use crate::map::Map;
 use serde::{Deserialize, Serialize};
 
@@ -128,6 +130,56 @@ impl std::fmt::Display for Verdict {
     }
 }
 
+/// A verdict before it is put into words: which rule blocked at which step,
+/// or which rules obscured at which steps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// The rule (by index) and step that block, if any.
+    pub blocked: Option<(usize, LineStep)>,
+    /// The rules and steps that obscure.
+    pub obscured: Vec<(usize, LineStep)>,
+}
+
+impl Judgement {
+    /// Whether the line is clear.
+    #[must_use]
+    pub fn is_clear(&self) -> bool {
+        self.blocked.is_none() && self.obscured.is_empty()
+    }
+
+    /// Whether the line is blocked.
+    #[must_use]
+    pub fn is_blocked(&self) -> bool {
+        self.blocked.is_some()
+    }
+
+    /// Puts the judgement into words.
+    #[must_use]
+    pub fn describe(&self, ev: &LosEvaluator, map: &Map) -> Verdict {
+        if let Some((ri, step)) = &self.blocked {
+            return Verdict::Blocked {
+                at: step_id(map, step),
+                reason: reason_for(map, &ev.rules[*ri], step),
+            };
+        }
+        if self.obscured.is_empty() {
+            return Verdict::Clear;
+        }
+        Verdict::Obscured(
+            self.obscured
+                .iter()
+                .map(|(ri, step)| {
+                    format!(
+                        "{} in {}",
+                        reason_for(map, &ev.rules[*ri], step),
+                        step_id(map, step)
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
 /// A rule with its tag names turned into the map's bits.
 #[derive(Clone, Debug)]
 struct CompiledRule {
@@ -172,8 +224,8 @@ impl LosEvaluator {
         }
     }
 
-    /// Judges the line from `from` to `to`. `occupied` says whether a unit
-    /// stands in a hex (for rules with `units: true`).
+    /// Judges the line from `from` to `to` and words the verdict.
+    /// `occupied` says whether a unit stands in a hex (for rules with `units: true`).
     pub fn evaluate(
         &self,
         map: &Map,
@@ -181,15 +233,32 @@ impl LosEvaluator {
         to: Hex,
         occupied: impl Fn(Hex) -> bool,
     ) -> Verdict {
+        self.judge(map, from, to, occupied).describe(self, map)
+    }
+
+    /// Judges the line without wording it: the hot path, which allocates
+    /// nothing unless the line is obscured.
+    pub fn judge(
+        &self,
+        map: &Map,
+        from: Hex,
+        to: Hex,
+        occupied: impl Fn(Hex) -> bool,
+    ) -> Judgement {
         let (ef, et) = (map.elevation(from), map.elevation(to));
-        let mut reasons: Vec<String> = Vec::new();
-        let mut counts = vec![0u32; self.rules.len()];
-        let steps = line_trace(from, to);
-        let target = [LineStep::Hex(to)];
-        let all = steps
-            .iter()
+        let mut obscured = Vec::new();
+        // Rule counts on the stack for the usual handful of rules.
+        let mut small = [0u32; 16];
+        let mut large = Vec::new();
+        let counts: &mut [u32] = if self.rules.len() <= small.len() {
+            &mut small[..self.rules.len()]
+        } else {
+            large.resize(self.rules.len(), 0);
+            &mut large
+        };
+        let all = LineIter::new(from, to)
             .map(|s| (s, false))
-            .chain(target.iter().map(|s| (s, true)));
+            .chain(std::iter::once((LineStep::Hex(to), true)));
         for (step, is_target) in all {
             for (ri, cr) in self.rules.iter().enumerate() {
                 let wanted = match cr.rule.applies_to {
@@ -197,24 +266,24 @@ impl LosEvaluator {
                     AppliesTo::Target => is_target,
                     AppliesTo::InterveningAndTarget => true,
                 };
-                if !wanted || !self.step_matches(map, cr, step, ef, et, &occupied) {
+                if !wanted || !self.step_matches(map, cr, &step, ef, et, &occupied) {
                     continue;
                 }
                 counts[ri] += 1;
-                let at = step_id(map, step);
-                let label = reason_for(map, cr, step);
                 let blocks = cr.rule.effect == Effect::Block
                     || cr.rule.block_at.is_some_and(|n| counts[ri] >= n);
                 if blocks {
-                    return Verdict::Blocked { at, reason: label };
+                    return Judgement {
+                        blocked: Some((ri, step)),
+                        obscured,
+                    };
                 }
-                reasons.push(format!("{label} in {at}"));
+                obscured.push((ri, step));
             }
         }
-        if reasons.is_empty() {
-            Verdict::Clear
-        } else {
-            Verdict::Obscured(reasons)
+        Judgement {
+            blocked: None,
+            obscured,
         }
     }
 
@@ -246,13 +315,14 @@ fn hex_matches(
     et: i32,
     occupied: &impl Fn(Hex) -> bool,
 ) -> bool {
-    if !cr.any_terrain && map.tag_bits(h) & cr.mask == 0 {
+    let (tags, elevation) = map.tags_and_elevation(h);
+    if !cr.any_terrain && tags & cr.mask == 0 {
         return false;
     }
     if cr.rule.units && !occupied(h) {
         return false;
     }
-    let e = map.elevation(h) + cr.rule.obstacle;
+    let e = elevation + cr.rule.obstacle;
     let (lo, hi) = (ef.min(et), ef.max(et));
     match cr.rule.height {
         Height::Any => true,

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Location, Result};
 use crate::hex::{Hex, Hexside};
-use crate::numbering::{IdError, Numbering, Orientation};
+use crate::numbering::{FastLayout, IdError, Numbering, Orientation};
 use crate::source::{did_you_mean, load_ron, parse_ron, Cursor};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -65,6 +65,7 @@ pub struct Map {
     /// How hexes are numbered.
     pub numbering: Numbering,
     bounds: (i32, i32, i32, i32),
+    layout: FastLayout,
     cells: Vec<Cell>,
     tag_names: Vec<String>,
     feature_names: Vec<String>,
@@ -96,8 +97,9 @@ impl Map {
     }
 
     /// The index of a hex in `cells`, if inside the bounding box.
+    #[inline]
     fn index(&self, h: Hex) -> Option<usize> {
-        let (col, row) = self.numbering.hex_to_offset(h);
+        let (col, row) = self.layout.hex_to_offset(h);
         let (c0, c1, r0, r1) = self.bounds;
         if col < c0 || col > c1 || row < r0 || row > r1 {
             return None;
@@ -106,6 +108,7 @@ impl Map {
         Some((col - c0) as usize + (row - r0) as usize * width)
     }
 
+    #[inline]
     fn cell(&self, h: Hex) -> Option<&Cell> {
         self.index(h).map(|i| &self.cells[i]).filter(|c| c.on_map)
     }
@@ -155,6 +158,13 @@ impl Map {
         h.neighbours().into_iter().filter(|n| self.contains(*n))
     }
 
+    /// The terrain bits and elevation of a hex at once ((0, 0) off the map).
+    #[inline]
+    #[must_use]
+    pub fn tags_and_elevation(&self, h: Hex) -> (u64, i32) {
+        self.cell(h).map_or((0, 0), |c| (c.tags, c.elevation))
+    }
+
     /// The bit of a terrain tag, if the map uses it.
     #[must_use]
     pub fn tag_bit(&self, tag: &str) -> Option<u64> {
@@ -191,6 +201,7 @@ impl Map {
     }
 
     /// The terrain tag bits of a hex (0 off the map).
+    #[inline]
     #[must_use]
     pub fn tag_bits(&self, h: Hex) -> u64 {
         self.cell(h).map_or(0, |c| c.tags)
@@ -209,6 +220,7 @@ impl Map {
     }
 
     /// The elevation level of a hex (0 off the map).
+    #[inline]
     #[must_use]
     pub fn elevation(&self, h: Hex) -> i32 {
         self.cell(h).map_or(0, |c| c.elevation)
@@ -357,10 +369,12 @@ impl<'a> MapBuilder<'a> {
                 "a map may use at most 64 terrain tags and 64 hexside features",
             ));
         }
+        let layout = numbering.fast_layout();
         let map = Map {
             name: file.name.clone(),
             numbering,
             bounds,
+            layout,
             cells: vec![Cell::default(); size],
             tag_names,
             feature_names: file.features.clone(),

@@ -99,6 +99,32 @@ fn two() -> usize {
     2
 }
 
+/// The arithmetic of [`Numbering::hex_to_offset`] with everything that does
+/// not depend on the hex worked out once, for the hot paths (LOS, searches).
+#[derive(Clone, Copy, Debug)]
+pub struct FastLayout {
+    flat: bool,
+    k: i32,
+    mirror: Option<i32>,
+}
+
+impl FastLayout {
+    /// The global printed (column, row) of a hex.
+    #[inline]
+    #[must_use]
+    pub fn hex_to_offset(&self, h: Hex) -> (i32, i32) {
+        let (x, row) = if self.flat {
+            (h.q, h.r + (h.q + self.k).div_euclid(2))
+        } else {
+            (h.q + (h.r + self.k).div_euclid(2), h.r)
+        };
+        match self.mirror {
+            Some(sum) => (sum - x, row),
+            None => (x, row),
+        }
+    }
+}
+
 /// Why an id did not name a hex.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IdError {
@@ -208,6 +234,17 @@ impl Numbering {
         match self.orientation {
             Orientation::FlatTop => Hex::new(x, row - (x + k).div_euclid(2)),
             Orientation::PointyTop => Hex::new(x - (row + k).div_euclid(2), row),
+        }
+    }
+
+    /// The precomputed form of [`Numbering::hex_to_offset`].
+    #[must_use]
+    pub fn fast_layout(&self) -> FastLayout {
+        let (lo, hi, _, _) = self.bounds();
+        FastLayout {
+            flat: self.orientation == Orientation::FlatTop,
+            k: 1 - self.shifted_parity(),
+            mirror: (self.columns == ColumnDirection::RightToLeft).then_some(lo + hi),
         }
     }
 

@@ -459,6 +459,16 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     })
 }
 
+/// The hexes a unit at `hex` can reach with `mp`, and the least cost of each.
+fn reachable(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<RMap> {
+    let limits = move_limits(w, mp, opts)?;
+    let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
+    Ok(costs
+        .into_iter()
+        .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
+        .collect())
+}
+
 /// Registers the whole script API on the engine.
 #[allow(clippy::too_many_lines)]
 fn register_api(engine: &mut Engine) {
@@ -992,25 +1002,13 @@ fn register_map_api(engine: &mut Engine) {
     engine.register_fn(
         "reachable",
         |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {
-            let w = g.0.borrow();
-            let limits = move_limits(&w, mp, &opts)?;
-            let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
-            Ok(costs
-                .into_iter()
-                .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
-                .collect())
+            reachable(&g.0.borrow(), hex, profile, mp, &opts)
         },
     );
     engine.register_fn(
         "reachable",
         |g: &mut GameHandle, hex: &str, profile: &str, mp: INT, opts: RMap| -> Rr<RMap> {
-            let w = g.0.borrow();
-            let limits = move_limits(&w, mp as FLOAT, &opts)?;
-            let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
-            Ok(costs
-                .into_iter()
-                .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
-                .collect())
+            reachable(&g.0.borrow(), hex, profile, mp as FLOAT, &opts)
         },
     );
     engine.register_fn(
