@@ -469,6 +469,15 @@ fn reachable(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<
         .collect())
 }
 
+/// The route the movement search takes from `hex` to `to` (both included),
+/// or an empty array if `to` cannot be reached.
+fn route(w: &World, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<Array> {
+    let limits = move_limits(w, mp, opts)?;
+    let (start, goal) = (w.hex(hex)?, w.hex(to)?);
+    let (_, came) = search::reachable(&w.map, w.profile(profile)?, start, &limits);
+    Ok(search::route_to(&came, start, goal).map(|r| w.ids(r)).unwrap_or_default())
+}
+
 /// Registers the whole script API on the engine.
 #[allow(clippy::too_many_lines)]
 fn register_api(engine: &mut Engine) {
@@ -999,6 +1008,23 @@ fn register_map_api(engine: &mut Engine) {
             Ok(p.step_cost(&w.map, w.hex(a)?, w.hex(b)?).unwrap_or(-1.0))
         },
     );
+    engine.register_fn(
+        "route",
+        |g: &mut GameHandle, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<Array> {
+            route(&g.0.borrow(), hex, to, profile, mp, &opts)
+        },
+    );
+    engine.register_fn(
+        "route",
+        |g: &mut GameHandle, hex: &str, to: &str, profile: &str, mp: INT, opts: RMap| -> Rr<Array> {
+            route(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts)
+        },
+    );
+    engine.register_fn("line", |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+        let w = g.0.borrow();
+        let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+        Ok(steps.map(|s| Dynamic::from_array(w.ids(s.hexes()))).collect())
+    });
     engine.register_fn(
         "reachable",
         |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {

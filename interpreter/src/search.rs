@@ -19,7 +19,8 @@ pub struct Profile {
     /// A negative cost means the hex cannot be entered.
     #[serde(default)]
     pub terrain: IndexMap<String, f64>,
-    /// Cost of a hex none of whose tags is listed.
+    /// Cost of a hex none of whose tags is listed; negative means such hexes
+    /// can be entered only along a connection (a unit bound to roads).
     #[serde(default = "one")]
     pub default_terrain: f64,
     /// Cost added for crossing a hexside feature; negative means it cannot be crossed.
@@ -28,8 +29,8 @@ pub struct Profile {
     /// Features that let a unit cross a side that another feature forbids (bridge, ford).
     #[serde(default)]
     pub crossings: Vec<String>,
-    /// Movement along connected hexsides (roads, trails): replaces the terrain
-    /// cost and the hexside additions.
+    /// Movement along connected hexsides (roads, trails): replaces the
+    /// terrain cost (hexside additions still apply).
     #[serde(default)]
     pub connections: Vec<Connection>,
 }
@@ -130,22 +131,16 @@ impl CompiledProfile {
             }
         }
         let tags = map.tag_bits(to);
-        // Along a road or trail the connection's cost replaces everything else.
+        // Along a road or trail the connection's cost replaces the terrain
+        // cost; hexside additions (a ford on a trail) still apply.
         let along = self
             .connections
             .iter()
             .filter(|(bit, _, _)| side & bit != 0)
-            .map(|(_, cost, into)| {
-                into.iter()
-                    .filter(|(b, _)| tags & b != 0)
-                    .map(|(_, c)| *c)
-                    .fold(*cost, f64::max)
-            })
-            .fold(None, |best: Option<f64>, c| {
-                Some(best.map_or(c, |b| b.min(c)))
-            });
+            .map(|(_, cost, into)| into.iter().filter(|(b, _)| tags & b != 0).map(|(_, c)| *c).fold(*cost, f64::max))
+            .fold(None, |best: Option<f64>, c| Some(best.map_or(c, |b| b.min(c))));
         if let Some(c) = along {
-            return Some(c);
+            return Some(c + add);
         }
         let mut cost: Option<f64> = None;
         for (bit, c) in &self.terrain {
@@ -156,7 +151,8 @@ impl CompiledProfile {
                 cost = Some(cost.map_or(*c, |x: f64| x.max(*c)));
             }
         }
-        Some(cost.unwrap_or(self.default_terrain) + add)
+        let base = cost.unwrap_or(self.default_terrain);
+        (base >= 0.0).then_some(base + add)
     }
 }
 
@@ -241,6 +237,23 @@ pub fn reachable(
     (out, came)
 }
 
+/// The route a [`reachable`] search found to `goal`, both ends included, or
+/// `None` if the goal was not reached.
+#[must_use]
+pub fn route_to(came: &HashMap<Hex, Hex>, start: Hex, goal: Hex) -> Option<Vec<Hex>> {
+    if goal != start && !came.contains_key(&goal) {
+        return None;
+    }
+    let mut out = vec![goal];
+    let mut h = goal;
+    while h != start {
+        h = came[&h];
+        out.push(h);
+    }
+    out.reverse();
+    Some(out)
+}
+
 /// The cheapest path from `start` to `goal` (both included) with no MP limit,
 /// or `None` if the goal cannot be reached.
 #[must_use]
@@ -258,14 +271,7 @@ pub fn path(
     };
     let (costs, came) = reachable(map, profile, start, &limits);
     let cost = costs.iter().find(|(h, _)| *h == goal)?.1;
-    let mut out = vec![goal];
-    let mut h = goal;
-    while h != start {
-        h = came[&h];
-        out.push(h);
-    }
-    out.reverse();
-    Some((out, cost))
+    route_to(&came, start, goal).map(|r| (r, cost))
 }
 
 /// A zone-of-control rule bound to a map.
