@@ -44,13 +44,36 @@ def build_map():
         rows.append(" ".join(CODES[hexes[hex_id(c, r)]["t"]].ljust(2) for c in range(1, 27)).rstrip())
     sides = []
     road_hexes = set()
+    repaired = []
+    features_at = {}
+    for key, v in t["sides"].items():
+        a, b = key.split("|")
+        for f in ("road", "trail"):
+            if v.get(f):
+                features_at.setdefault((a, f), set()).add(b)
+                features_at.setdefault((b, f), set()).add(a)
     for key, v in t["sides"].items():
         a, b = key.split("|")
         feats = [f for f in ("road", "trail", "creek", "ford", "bridge") if v.get(f)]
         note = f"  // {v['name']}" if "name" in v else ""
-        sides.append(f'        ("{a}/{b}", [{", ".join(chr(34) + f + chr(34) for f in feats)}]),{note}')
-        if v.get("road"):
-            road_hexes.update([a, b])
+        pairs = [(a, b)]
+        ca, ra, cb, rb = int(a[:2]), int(a[2:]), int(b[:2]), int(b[2:])
+        if (cb, rb) not in neighbours(ca, ra):
+            # The transcription joins some road and trail hexes two apart (its classifier saw the
+            # line cross a hex corner). Route the line through the common neighbour already on the
+            # same road or trail, else a Clear one, else the first by id.
+            common = sorted(hex_id(*n) for n in set(neighbours(ca, ra)) & set(neighbours(cb, rb)))
+            f = feats[0]
+            on_line = [c for c in common if c in features_at.get((a, f), set()) | features_at.get((b, f), set())]
+            clear = [c for c in common if hexes[c]["t"] == "clear"]
+            mid = (on_line or clear or common)[0]
+            pairs = [(a, mid), (mid, b)]
+            repaired.append(f"{a}/{b} via {mid}")
+            note = f"  // transcribed as {a}/{b}, two hexes apart"
+        for x, y in pairs:
+            sides.append(f'        ("{x}/{y}", [{", ".join(chr(34) + f + chr(34) for f in feats)}]),{note}')
+            if v.get("road"):
+                road_hexes.update([x, y])
     east_roads = sorted(
         h for h in road_hexes
         if any(hex_id(*n) not in on for n in east_neighbours(int(h[:2]), int(h[2:])))
@@ -61,6 +84,9 @@ def build_map():
         "//",
         f"// Provenance: terrain of every hex and every road/trail/creek/ford/bridge hexside is {CITE};",
         "// the transcription classified a faithful redraw of the 1975 map and spot-checked it against the scan.",
+        "// Reconstructed: the transcription lists " + str(len(repaired)) + " road/trail 'hexsides' between hexes two apart",
+        "// (its classifier saw the line cross a hex corner); each is routed through the common neighbour",
+        "// already on the same road or trail, else a Clear one, else the first by id (marked below).",
         "// Areas: `exits` (18.3) and the entry hexes (18.2) are published (the deluxe text's 0101 and 0111,",
         "// see the exit-hex defect note in the scenario); `east_road_exits` is reconstructed: the road hexes",
         "// on the east edge, which the line of communication of 18.4.3 must reach.",

@@ -1020,6 +1020,11 @@ fn register_map_api(engine: &mut Engine) {
             route(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts)
         },
     );
+    engine.register_fn("min_distance", |g: &mut GameHandle, hex: &str, hexes: Array| -> Rr<INT> {
+        let w = g.0.borrow();
+        let h = w.hex(hex)?;
+        Ok(w.hexes(&hexes)?.into_iter().map(|x| INT::from(h.distance(x))).min().unwrap_or(-1))
+    });
     engine.register_fn("line", |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
         let w = g.0.borrow();
         let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
