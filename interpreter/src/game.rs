@@ -282,6 +282,10 @@ impl Game {
                 );
             }
         }
+        // A ruleset may group its extra results under `details`.
+        if let Some(Value::Map(inner)) = m.shift_remove("details") {
+            m.extend(inner);
+        }
         let w = self.handle.0.borrow();
         let turns = (w.state.turn.min(w.state.last_turn + 1) - 1).max(0);
         let turns = if w.state.ended { w.state.turn } else { turns };
