@@ -475,7 +475,9 @@ fn route(w: &World, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: &RMap) 
     let limits = move_limits(w, mp, opts)?;
     let (start, goal) = (w.hex(hex)?, w.hex(to)?);
     let (_, came) = search::reachable(&w.map, w.profile(profile)?, start, &limits);
-    Ok(search::route_to(&came, start, goal).map(|r| w.ids(r)).unwrap_or_default())
+    Ok(search::route_to(&came, start, goal)
+        .map(|r| w.ids(r))
+        .unwrap_or_default())
 }
 
 /// Registers the whole script API on the engine.
@@ -1010,26 +1012,46 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "route",
-        |g: &mut GameHandle, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<Array> {
-            route(&g.0.borrow(), hex, to, profile, mp, &opts)
-        },
+        |g: &mut GameHandle,
+         hex: &str,
+         to: &str,
+         profile: &str,
+         mp: FLOAT,
+         opts: RMap|
+         -> Rr<Array> { route(&g.0.borrow(), hex, to, profile, mp, &opts) },
     );
     engine.register_fn(
         "route",
-        |g: &mut GameHandle, hex: &str, to: &str, profile: &str, mp: INT, opts: RMap| -> Rr<Array> {
-            route(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts)
+        |g: &mut GameHandle,
+         hex: &str,
+         to: &str,
+         profile: &str,
+         mp: INT,
+         opts: RMap|
+         -> Rr<Array> { route(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts) },
+    );
+    engine.register_fn(
+        "min_distance",
+        |g: &mut GameHandle, hex: &str, hexes: Array| -> Rr<INT> {
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            Ok(w.hexes(&hexes)?
+                .into_iter()
+                .map(|x| INT::from(h.distance(x)))
+                .min()
+                .unwrap_or(-1))
         },
     );
-    engine.register_fn("min_distance", |g: &mut GameHandle, hex: &str, hexes: Array| -> Rr<INT> {
-        let w = g.0.borrow();
-        let h = w.hex(hex)?;
-        Ok(w.hexes(&hexes)?.into_iter().map(|x| INT::from(h.distance(x))).min().unwrap_or(-1))
-    });
-    engine.register_fn("line", |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
-        let w = g.0.borrow();
-        let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
-        Ok(steps.map(|s| Dynamic::from_array(w.ids(s.hexes()))).collect())
-    });
+    engine.register_fn(
+        "line",
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+            Ok(steps
+                .map(|s| Dynamic::from_array(w.ids(s.hexes())))
+                .collect())
+        },
+    );
     engine.register_fn(
         "reachable",
         |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {

@@ -137,8 +137,15 @@ impl CompiledProfile {
             .connections
             .iter()
             .filter(|(bit, _, _)| side & bit != 0)
-            .map(|(_, cost, into)| into.iter().filter(|(b, _)| tags & b != 0).map(|(_, c)| *c).fold(*cost, f64::max))
-            .fold(None, |best: Option<f64>, c| Some(best.map_or(c, |b| b.min(c))));
+            .map(|(_, cost, into)| {
+                into.iter()
+                    .filter(|(b, _)| tags & b != 0)
+                    .map(|(_, c)| *c)
+                    .fold(*cost, f64::max)
+            })
+            .fold(None, |best: Option<f64>, c| {
+                Some(best.map_or(c, |b| b.min(c)))
+            });
         if let Some(c) = along {
             return Some(c + add);
         }

@@ -529,18 +529,34 @@ fn indent(text: &str) -> String {
     text.lines().map(|l| format!("      {l}\n")).collect()
 }
 
-/// Every `.ron` example file under the paths (files are taken as they are).
+/// Every example file under the paths. Files named on the command line are
+/// taken as they are; inside folders only `.ron` files whose first item is
+/// `Example(` count, so maps and other data can sit beside the examples.
 pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map(|d| d.flatten().map(|e| e.path()).collect())
-                .unwrap_or_default();
-            entries.sort();
-            out.extend(collect(&entries));
-        } else if p.extension().is_some_and(|e| e == "ron") || !p.exists() {
+            out.extend(collect_dir(p));
+        } else {
             out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn collect_dir(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    let mut out = Vec::new();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(collect_dir(&p));
+        } else if p.extension().is_some_and(|e| e == "ron")
+            && std::fs::read_to_string(&p).is_ok_and(|t| is_example(&t))
+        {
+            out.push(p);
         }
     }
     out
