@@ -348,10 +348,11 @@ fn choose(
         if !w.agents.contains_key(side) {
             return fail(format!("`{side}` is not a side of this ruleset"));
         }
-        if let Some(ans) = w.forced.pop_front() {
-            (ans.pick(&labels).map_err(|e| e.to_string())?, "forced")
-        } else if options.len() == 1 {
+        if options.len() == 1 {
+            // Nothing to decide: no agent is asked and no forced answer is used.
             (0, "only")
+        } else if let Some(ans) = w.forced.pop_front() {
+            (ans.pick(&labels).map_err(|e| e.to_string())?, "forced")
         } else {
             let agent = w.agents[side].clone();
             match agent {
