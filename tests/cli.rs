@@ -195,3 +195,34 @@ fn a_failed_game_is_kept_for_resuming() {
         "saved at the start of the failing turn"
     );
 }
+
+#[test]
+fn check_passes_on_the_last_victory_content() {
+    let (out, code) = stdout(&[
+        "check",
+        "rulesets/last_victory",
+        "scenarios/last_victory",
+        "tables/last_victory",
+    ]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn last_victory_json_result() {
+    let (out, code) = stdout(&[
+        "play",
+        "scenarios/last_victory/chickamauga.ron",
+        "--seed",
+        "3",
+        "--json",
+        "--agent",
+        "union=bot",
+        "--agent",
+        "confederate=bot",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["turns"], 15);
+    assert!(v["vp"]["union"].is_i64() && v["vp"]["confederate"].is_i64());
+    assert!(v["details"]["occupation"].is_object());
+}

@@ -173,3 +173,46 @@ fn a_runaway_script_is_stopped() {
     );
     assert!(err.contains("operations limit"), "{err}");
 }
+
+const CHICKAMAUGA: &str = "scenarios/last_victory/chickamauga.ron";
+
+#[test]
+fn last_victory_plays_fifteen_turns_the_same_way_twice() {
+    let run = || {
+        let mut g = Game::from_scenario(Path::new(CHICKAMAUGA), &opts(1)).unwrap();
+        let r = g.run(None).unwrap();
+        (g.log().to_jsonl(), r)
+    };
+    let (log_a, a) = run();
+    let (log_b, b) = run();
+    assert_eq!(a.turns, 15);
+    assert!(a.vp["union"] >= 0 && a.vp["confederate"] > 0, "{a:?}");
+    assert_eq!(a, b);
+    assert_eq!(log_a, log_b);
+    // GT 9 is a night turn: nobody attacks (10.1).
+    let night: Vec<&str> = log_a
+        .lines()
+        .filter(|l| l.contains("\"turn\":9,") && l.contains("\"kind\":\"combat\""))
+        .collect();
+    assert!(night.is_empty(), "{night:?}");
+}
+
+#[test]
+fn a_person_can_play_the_union() {
+    let o = GameOptions {
+        agents: [("union".to_string(), AgentKind::Human)]
+            .into_iter()
+            .collect(),
+        ..opts(2)
+    };
+    let mut g = Game::from_scenario(Path::new(CHICKAMAUGA), &o).unwrap();
+    g.set_terminal(Box::new(LastOption(0)));
+    g.set_up().unwrap();
+    g.play_turn().unwrap();
+    g.play_turn().unwrap();
+    let log = g.log().to_jsonl();
+    assert!(
+        log.contains("\"side\":\"union\",\"kind\":\"move\"") && log.contains("\"agent\":\"human\"")
+    );
+    assert!(!log.contains("\"side\":\"confederate\",\"kind\":\"move\",\"choice\":0,\"label\":\"stay in 2026\",\"agent\":\"human\""));
+}
