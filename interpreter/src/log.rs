@@ -101,7 +101,10 @@ impl Log {
             entry,
         };
         if self.echo && (self.echo_rolls || !matches!(rec.entry, Entry::Roll { .. })) {
-            println!("{}", rec.narrate());
+            // A closed pipe (`muster play ... | head`) stops the echo, not the game.
+            if writeln!(std::io::stdout().lock(), "{}", rec.narrate()).is_err() {
+                self.echo = false;
+            }
         }
         self.records.push(rec);
     }

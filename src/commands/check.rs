@@ -17,20 +17,20 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let mut problems = 0;
     for p in &a.paths {
         if !p.exists() {
-            println!("{}: no such file or folder", p.display());
+            out!("{}: no such file or folder", p.display());
             problems += 1;
             continue;
         }
         for e in check_path(p) {
-            println!("{e}");
+            out!("{e}");
             problems += 1;
         }
     }
     if problems == 0 {
-        println!("ok: no problems found");
+        out!("ok: no problems found");
         Ok(ExitCode::SUCCESS)
     } else {
-        println!(
+        out!(
             "{problems} problem{} found",
             if problems == 1 { "" } else { "s" }
         );

@@ -20,9 +20,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let game = Game::from_scenario(&a.scenario, &GameOptions::default())?;
     let (verdict, reasons, at, reason) = game.los(&a.from, &a.to)?;
     match verdict.as_str() {
-        "blocked" => println!("blocked by {at} ({reason})"),
-        "obscured" => println!("obscured: {}", reasons.join("; ")),
-        other => println!("{other}"),
+        "blocked" => out!("blocked by {at} ({reason})"),
+        "obscured" => out!("obscured: {}", reasons.join("; ")),
+        other => out!("{other}"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,14 @@
 //! The subcommands.
 
+/// Prints a line on standard output. A closed pipe (`muster ... | head`) is
+/// no reason to panic, so write errors are ignored.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 pub mod check;
 pub mod los;
 pub mod play;

@@ -98,19 +98,19 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
             "vp": r.vp,
             "details": r.details,
         });
-        println!("{obj}");
+        out!("{obj}");
         return;
     }
-    println!(
+    out!(
         "\n{} — game over after {} turns",
         game.ruleset().name,
         r.turns
     );
     for (side, vp) in &r.vp {
-        println!("  {side}: {vp} VP");
+        out!("  {side}: {vp} VP");
     }
     match &r.winner {
-        Some(w) => println!("  winner: {w}"),
-        None => println!("  result: draw"),
+        Some(w) => out!("  winner: {w}"),
+        None => out!("  result: draw"),
     }
 }

@@ -20,23 +20,23 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         match runner.run(&path) {
             Ok(o) if o.failures.is_empty() => {
                 passed += 1;
-                println!("ok   {}: {}", path.display(), o.title);
+                out!("ok   {}: {}", path.display(), o.title);
             }
             Ok(o) => {
                 failed += 1;
-                println!("FAIL {}: {}", path.display(), o.title);
+                out!("FAIL {}: {}", path.display(), o.title);
                 for f in &o.failures {
-                    println!("     {f}");
+                    out!("     {f}");
                 }
             }
             Err(e) => {
                 failed += 1;
-                println!("FAIL {}", path.display());
-                println!("     {e}");
+                out!("FAIL {}", path.display());
+                out!("     {e}");
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    out!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
