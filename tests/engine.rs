@@ -147,8 +147,15 @@ fn a_human_side_is_asked_at_the_terminal() {
     g.set_terminal(Box::new(LastOption(0)));
     g.run(None).unwrap();
     let log = g.log().to_jsonl();
-    assert!(log.contains("\"side\":\"blue\"") && log.contains("\"agent\":\"human\""));
-    assert!(!log.contains("\"side\":\"red\",\"kind\":\"move Red 1st Foot\",\"choice\":0,\"label\":\"stay in 0103\",\"agent\":\"human\""));
+    let by_hand = |side: &str| {
+        log.lines()
+            .filter(|l| {
+                l.contains(&format!("\"side\":\"{side}\"")) && l.contains("\"agent\":\"human\"")
+            })
+            .count()
+    };
+    assert!(by_hand("blue") > 0);
+    assert_eq!(by_hand("red"), 0);
 }
 
 #[test]
@@ -211,8 +218,13 @@ fn a_person_can_play_the_union() {
     g.play_turn().unwrap();
     g.play_turn().unwrap();
     let log = g.log().to_jsonl();
-    assert!(
-        log.contains("\"side\":\"union\",\"kind\":\"move\"") && log.contains("\"agent\":\"human\"")
-    );
-    assert!(!log.contains("\"side\":\"confederate\",\"kind\":\"move\",\"choice\":0,\"label\":\"stay in 2026\",\"agent\":\"human\""));
+    let by_hand = |side: &str| {
+        log.lines()
+            .filter(|l| {
+                l.contains(&format!("\"side\":\"{side}\"")) && l.contains("\"agent\":\"human\"")
+            })
+            .count()
+    };
+    assert!(by_hand("union") > 10);
+    assert_eq!(by_hand("confederate"), 0);
 }
