@@ -228,3 +228,21 @@ fn a_person_can_play_the_union() {
     assert!(by_hand("union") > 10);
     assert_eq!(by_hand("confederate"), 0);
 }
+
+#[test]
+fn scripts_import_only_from_inside_rulesets() {
+    // The demo's combat script imports `common/words` from its rulesets folder.
+    let (g, _) = play(1, opts(1));
+    assert!(
+        g.log().narration().contains("(desperate)")
+            || g.log().narration().contains("(even)")
+            || g.log().narration().contains("(favourable)")
+    );
+    let mut g =
+        Game::from_scenario(Path::new("tests/fixtures/scenarios/escape.ron"), &opts(1)).unwrap();
+    let err = g.run(None).unwrap_err().to_string();
+    assert!(
+        err.contains("may import only from inside rulesets/"),
+        "{err}"
+    );
+}
