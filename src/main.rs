@@ -21,6 +21,8 @@ enum Command {
     Play(commands::play::Args),
     /// Validate rulesets, tables, scenarios, maps and example files.
     Check(commands::check::Args),
+    /// Play many games in parallel and report wins, points, losses and length.
+    Simulate(commands::simulate::Args),
     /// Run example files and report `N passed, N failed`.
     Verify(commands::verify::Args),
     /// Judge line of sight between two hexes of a scenario.
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Play(a) => commands::play::exec(&a),
         Command::Check(a) => commands::check::exec(&a),
         Command::Verify(a) => commands::verify::exec(&a),
+        Command::Simulate(a) => commands::simulate::exec(&a),
         Command::Los(a) => commands::los::exec(&a),
     };
     match result {

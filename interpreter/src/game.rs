@@ -121,6 +121,17 @@ impl Game {
     /// ruleset is compiled once and shared by every game).
     pub fn start(scenario: &Scenario, ruleset: Rc<Ruleset>, opts: &GameOptions) -> Result<Game> {
         let map = Rc::new(scenario.load_map()?);
+        Game::start_on(scenario, ruleset, map, opts)
+    }
+
+    /// Starts a game of a loaded scenario on a compiled ruleset and a loaded
+    /// map (batch runs load both once per worker).
+    pub fn start_on(
+        scenario: &Scenario,
+        ruleset: Rc<Ruleset>,
+        map: Rc<Map>,
+        opts: &GameOptions,
+    ) -> Result<Game> {
         let mut setup = scenario.file.setup();
         setup.options.extend(opts.options.clone());
         let mut game =

@@ -20,7 +20,8 @@
 //! (printed ids), [`map`], [`los`], [`search`] (movement, zones of control,
 //! retreats), [`dice`], [`table`], [`value`], [`state`], [`log`], [`agent`],
 //! [`ruleset`], [`script`] (the Rhai host and its API), [`scenario`],
-//! [`game`], [`verify`] (example files) and [`check`] (validation).
+//! [`game`], [`simulate`] (batch runs), [`verify`] (example files) and [`check`]
+//! (validation).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -39,6 +40,7 @@ pub mod ruleset;
 pub mod scenario;
 pub mod script;
 pub mod search;
+pub mod simulate;
 pub mod source;
 pub mod state;
 pub mod table;

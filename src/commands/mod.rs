@@ -12,6 +12,7 @@ macro_rules! out {
 pub mod check;
 pub mod los;
 pub mod play;
+pub mod simulate;
 pub mod verify;
 
 use indexmap::IndexMap;
@@ -28,6 +29,16 @@ pub fn parse_agents(args: &[String]) -> anyhow::Result<IndexMap<String, AgentKin
         out.insert(side.to_string(), AgentKind::parse(agent, side)?);
     }
     Ok(out)
+}
+
+/// Reads `SIDE=AGENT` arguments as text (checked by parsing them once).
+pub fn read_agents(args: &[String]) -> anyhow::Result<IndexMap<String, String>> {
+    parse_agents(args)?;
+    Ok(args
+        .iter()
+        .filter_map(|a| a.split_once('='))
+        .map(|(s, a)| (s.to_string(), a.to_string()))
+        .collect())
 }
 
 /// Parses `NAME=VALUE` options; VALUE is read as RON (`true`, `3`, `"x"`), or else as text.

@@ -1,0 +1,152 @@
+//! `muster simulate`: the report does not depend on jobs or shards, and a
+//! failing game is reported with a seed that `muster play` reproduces.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn muster(args: &[&str]) -> (String, String, i32) {
+    let out = Command::cargo_bin("muster")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The report without its timing, which is the only part that may differ.
+fn report(args: &[&str]) -> Value {
+    let (out, err, code) = muster(args);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut v: Value = serde_json::from_str(out.trim()).unwrap();
+    v.as_object_mut().unwrap().remove("timing");
+    v
+}
+
+const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
+
+#[test]
+fn the_report_is_the_same_for_one_and_two_jobs() {
+    let one = report(&[
+        "simulate", SKIRMISH, "--games", "40", "--seed", "5", "--jobs", "1", "--json",
+    ]);
+    let two = report(&[
+        "simulate", SKIRMISH, "--games", "40", "--seed", "5", "--jobs", "2", "--json",
+    ]);
+    assert_eq!(one, two);
+    assert_eq!(one["games"], 40);
+    let wins = one["sides"]["red"]["wins"]["count"].as_u64().unwrap()
+        + one["sides"]["blue"]["wins"]["count"].as_u64().unwrap()
+        + one["draws"]["count"].as_u64().unwrap();
+    assert_eq!(wins, 40);
+    let other_seed = report(&[
+        "simulate", SKIRMISH, "--games", "40", "--seed", "6", "--jobs", "2", "--json",
+    ]);
+    assert_ne!(one, other_seed);
+}
+
+#[test]
+fn merged_shards_equal_the_whole_run() {
+    let dir = std::env::temp_dir().join(format!("muster-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = report(&[
+        "simulate",
+        SKIRMISH,
+        "--games",
+        "30",
+        "--seed",
+        "9",
+        "--agent",
+        "red=random",
+        "--json",
+    ]);
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let f = dir.join(format!("shard{k}.json"));
+        let shard = format!("{k}/3");
+        let (_, err, code) = muster(&[
+            "simulate",
+            SKIRMISH,
+            "--games",
+            "30",
+            "--seed",
+            "9",
+            "--agent",
+            "red=random",
+            "--shard",
+            &shard,
+            "--out",
+            f.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["simulate", "--json", "--merge"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(report(&args), whole);
+    // A missing shard is an error, not a smaller report.
+    let (_, err, code) = muster(&["simulate", "--merge", &files[0], &files[1]]);
+    assert_eq!(code, 1);
+    assert!(err.contains("missing"), "{err}");
+}
+
+#[test]
+fn failing_games_are_reported_and_reproduced() {
+    let scenario = "tests/fixtures/scenarios/flaky.ron";
+    let r = report(&[
+        "simulate", scenario, "--games", "30", "--seed", "2", "--json",
+    ]);
+    let failures = r["failures"].as_array().unwrap();
+    assert!(!failures.is_empty() && failures.len() < 30, "{r}");
+    assert_eq!(
+        r["finished"].as_u64().unwrap() as usize + failures.len(),
+        30
+    );
+    let seed = failures[0]["seed"].as_u64().unwrap().to_string();
+    assert!(failures[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("the flaky rule fired"));
+    let (_, err, code) = muster(&[
+        "play",
+        scenario,
+        "--seed",
+        &seed,
+        "-q",
+        "--save",
+        std::env::temp_dir()
+            .join("flaky-save.ron")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the flaky rule fired"), "{err}");
+    // And a finished game's seed plays to the end.
+    let all: Vec<u64> = (0..30)
+        .map(|i| muster_interpreter::simulate::game_seed(2, i))
+        .collect();
+    let failed: Vec<u64> = failures
+        .iter()
+        .map(|f| f["seed"].as_u64().unwrap())
+        .collect();
+    let ok = all
+        .iter()
+        .find(|s| !failed.contains(s))
+        .unwrap()
+        .to_string();
+    let (_, _, code) = muster(&["play", scenario, "--seed", &ok, "-q"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn bad_usage() {
+    assert_eq!(muster(&["simulate", SKIRMISH]).2, 2, "--games is required");
+    assert_eq!(
+        muster(&["simulate", SKIRMISH, "--games", "2", "--shard", "4/3"]).2,
+        1
+    );
+}
