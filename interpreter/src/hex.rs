@@ -252,6 +252,13 @@ impl LineIter {
         const EPS: f64 = 1e-6;
         let q = self.lo.0 + i as f64 * self.per_step.0;
         let r = self.lo.1 + i as f64 * self.per_step.1;
+        // Only a point on a hexside (two cube coordinates at a half) can round
+        // two ways; elsewhere one rounding is enough.
+        let near_half = |x: f64| ((x - x as i64 as f64).abs() - 0.5).abs() < 2.0 * EPS;
+        let halves = u8::from(near_half(q)) + u8::from(near_half(r)) + u8::from(near_half(-q - r));
+        if halves < 2 {
+            return LineStep::Hex(cube_round(q, r));
+        }
         let a = cube_round(q + EPS, r + EPS);
         let b = cube_round(q - EPS, r - EPS);
         if a == b {

@@ -260,13 +260,33 @@ impl LosEvaluator {
             .map(|s| (s, false))
             .chain(std::iter::once((LineStep::Hex(to), true)));
         for (step, is_target) in all {
+            // Each hex of the step is looked up once, whatever the number of rules.
+            let (first, second) = match step {
+                LineStep::Hex(h) => ((h, map.tags_and_elevation(h)), None),
+                LineStep::Pair(a, b) => (
+                    (a, map.tags_and_elevation(a)),
+                    Some((b, map.tags_and_elevation(b))),
+                ),
+            };
             for (ri, cr) in self.rules.iter().enumerate() {
                 let wanted = match cr.rule.applies_to {
                     AppliesTo::Intervening => !is_target,
                     AppliesTo::Target => is_target,
                     AppliesTo::InterveningAndTarget => true,
                 };
-                if !wanted || !self.step_matches(map, cr, &step, ef, et, &occupied) {
+                if !wanted {
+                    continue;
+                }
+                let hit =
+                    |(h, cell): (Hex, (u64, i32))| hex_matches(cr, h, cell, ef, et, &occupied);
+                let matched = match second {
+                    None => hit(first),
+                    Some(other) => match self.pairs {
+                        PairRule::Both => hit(first) && hit(other),
+                        PairRule::Either => hit(first) || hit(other),
+                    },
+                };
+                if !matched {
                     continue;
                 }
                 counts[ri] += 1;
@@ -286,36 +306,16 @@ impl LosEvaluator {
             obscured,
         }
     }
-
-    fn step_matches(
-        &self,
-        map: &Map,
-        cr: &CompiledRule,
-        step: &LineStep,
-        ef: i32,
-        et: i32,
-        occupied: &impl Fn(Hex) -> bool,
-    ) -> bool {
-        let hit = |h: Hex| hex_matches(map, cr, h, ef, et, occupied);
-        match *step {
-            LineStep::Hex(h) => hit(h),
-            LineStep::Pair(a, b) => match self.pairs {
-                PairRule::Both => hit(a) && hit(b),
-                PairRule::Either => hit(a) || hit(b),
-            },
-        }
-    }
 }
 
 fn hex_matches(
-    map: &Map,
     cr: &CompiledRule,
     h: Hex,
+    (tags, elevation): (u64, i32),
     ef: i32,
     et: i32,
     occupied: &impl Fn(Hex) -> bool,
 ) -> bool {
-    let (tags, elevation) = map.tags_and_elevation(h);
     if !cr.any_terrain && tags & cr.mask == 0 {
         return false;
     }

@@ -704,18 +704,21 @@ fn register_unit_api(engine: &mut Engine) {
             .map(|u| Dynamic::from(u.id.clone()))
             .collect()
     });
-    engine.register_fn("occupied_hexes", |g: &mut GameHandle, side: &str| -> Array {
-        let w = g.0.borrow();
-        let mut seen = Vec::new();
-        for u in w.state.units.values() {
-            if let Some(h) = u.location.filter(|_| u.side == side) {
-                if !seen.contains(&h) {
-                    seen.push(h);
+    engine.register_fn(
+        "occupied_hexes",
+        |g: &mut GameHandle, side: &str| -> Array {
+            let w = g.0.borrow();
+            let mut seen = Vec::new();
+            for u in w.state.units.values() {
+                if let Some(h) = u.location.filter(|_| u.side == side) {
+                    if !seen.contains(&h) {
+                        seen.push(h);
+                    }
                 }
             }
-        }
-        w.ids(seen)
-    });
+            w.ids(seen)
+        },
+    );
     engine.register_fn("has_unit", |g: &mut GameHandle, id: &str| {
         g.0.borrow().state.units.contains_key(id)
     });

@@ -1,0 +1,89 @@
+//! Whole-game benchmarks, each beside a baseline from the same run:
+//!
+//! - a Last Victory game, bot against bot, beside a Crossroads demo game;
+//! - ruleset + scenario + map load time of Last Victory, beside the demo's;
+//! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use muster_interpreter::game::{Game, GameOptions};
+use muster_interpreter::ruleset::Ruleset;
+use muster_interpreter::scenario::Scenario;
+use muster_interpreter::simulate::{self, Spec};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
+const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";
+
+fn play(scenario: &Scenario, ruleset: &Rc<Ruleset>, seed: u64) -> i64 {
+    let opts = GameOptions {
+        seed,
+        ..GameOptions::default()
+    };
+    let mut g = Game::start(scenario, ruleset.clone(), &opts).expect("start");
+    g.run(None).expect("game").turns
+}
+
+fn whole_games(c: &mut Criterion) {
+    let mut g = c.benchmark_group("whole_game_bot_vs_bot");
+    g.sample_size(10).measurement_time(Duration::from_secs(12));
+    for (name, path) in [
+        ("baseline_crossroads_demo", DEMO),
+        ("last_victory", LAST_VICTORY),
+    ] {
+        let scenario = Scenario::load(Path::new(path)).expect("scenario");
+        let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir()).expect("ruleset"));
+        let mut seed = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                play(&scenario, &ruleset, seed)
+            })
+        });
+    }
+    g.finish();
+}
+
+fn load_times(c: &mut Criterion) {
+    let mut g = c.benchmark_group("load_ruleset_scenario_map");
+    for (name, path) in [
+        ("baseline_crossroads_demo", DEMO),
+        ("last_victory", LAST_VICTORY),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let s = Scenario::load(Path::new(path)).expect("scenario");
+                let r = Ruleset::load(&s.ruleset_dir()).expect("ruleset");
+                let m = s.load_map().expect("map");
+                (r.sides.len(), m.hexes().len())
+            })
+        });
+    }
+    g.finish();
+}
+
+fn throughput(c: &mut Criterion) {
+    let spec = Spec {
+        scenario: PathBuf::from(DEMO),
+        games: 64,
+        seed: 1,
+        agents: Default::default(),
+        options: Default::default(),
+    };
+    let mut g = c.benchmark_group("simulate_64_demo_games");
+    g.sample_size(10);
+    for jobs in [1, 2] {
+        g.bench_function(format!("jobs_{jobs}"), |b| {
+            b.iter(|| {
+                simulate::run(&spec, None, jobs, &|_| {})
+                    .expect("run")
+                    .len()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, whole_games, load_times, throughput);
+criterion_main!(benches);
