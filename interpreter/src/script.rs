@@ -704,6 +704,19 @@ fn register_unit_api(engine: &mut Engine) {
             .map(|u| Dynamic::from(u.id.clone()))
             .collect()
     });
+    engine.register_fn("occupancy", |g: &mut GameHandle, side: &str| -> RMap {
+        let w = g.0.borrow();
+        let mut counts: indexmap::IndexMap<Hex, i64> = indexmap::IndexMap::new();
+        for u in w.state.units.values() {
+            if let Some(h) = u.location.filter(|_| u.side == side) {
+                *counts.entry(h).or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .map(|(h, n)| (w.map.id(h).into(), Dynamic::from_int(n)))
+            .collect()
+    });
     engine.register_fn(
         "occupied_hexes",
         |g: &mut GameHandle, side: &str| -> Array {
