@@ -21,6 +21,16 @@ fn play(seed: u64, o: GameOptions) -> (Game, muster_interpreter::game::GameResul
     (g, r)
 }
 
+/// How many decisions of `side` an agent made, from the JSON-lines log.
+fn decisions_by(log: &str, side: &str, agent: &str) -> usize {
+    log.lines()
+        .filter(|l| {
+            l.contains(&format!("\"side\":\"{side}\""))
+                && l.contains(&format!("\"agent\":\"{agent}\""))
+        })
+        .count()
+}
+
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("muster-engine-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -147,13 +157,7 @@ fn a_human_side_is_asked_at_the_terminal() {
     g.set_terminal(Box::new(LastOption(0)));
     g.run(None).unwrap();
     let log = g.log().to_jsonl();
-    let by_hand = |side: &str| {
-        log.lines()
-            .filter(|l| {
-                l.contains(&format!("\"side\":\"{side}\"")) && l.contains("\"agent\":\"human\"")
-            })
-            .count()
-    };
+    let by_hand = |side: &str| decisions_by(&log, side, "human");
     assert!(by_hand("blue") > 0);
     assert_eq!(by_hand("red"), 0);
 }
@@ -218,13 +222,7 @@ fn a_person_can_play_the_union() {
     g.play_turn().unwrap();
     g.play_turn().unwrap();
     let log = g.log().to_jsonl();
-    let by_hand = |side: &str| {
-        log.lines()
-            .filter(|l| {
-                l.contains(&format!("\"side\":\"{side}\"")) && l.contains("\"agent\":\"human\"")
-            })
-            .count()
-    };
+    let by_hand = |side: &str| decisions_by(&log, side, "human");
     assert!(by_hand("union") > 10);
     assert_eq!(by_hand("confederate"), 0);
 }

@@ -82,7 +82,9 @@ pub struct Setup {
     pub options: IndexMap<String, Value>,
 }
 
-/// A scenario file as written.
+/// A scenario file as written. Its set-up fields repeat those of [`Setup`]
+/// (and example files repeat them again) because RON cannot read
+/// `#[serde(flatten)]`; [`ScenarioFile::setup`] gathers them.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename = "Scenario")]
 pub struct ScenarioFile {
