@@ -74,23 +74,19 @@ fn los(c: &mut Criterion) {
         rules: vec![
             LosRule {
                 terrain: vec!["woods".into()],
-                units: false,
                 height: Height::AtOrAboveLower,
                 obstacle: 1,
                 effect: Effect::Obscure,
                 block_at: Some(2),
                 applies_to: Default::default(),
-                reason: None,
+                ..LosRule::default()
             },
             LosRule {
                 terrain: vec![],
-                units: false,
                 height: Height::AboveBoth,
-                obstacle: 0,
                 effect: Effect::Block,
-                block_at: None,
                 applies_to: Default::default(),
-                reason: None,
+                ..LosRule::default()
             },
         ],
         hexside_pairs: PairRule::Both,

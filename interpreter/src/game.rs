@@ -278,7 +278,7 @@ impl Game {
         let v = self.call("victory", vec![])?;
         let value = Value::from_dynamic(&v).map_err(Error::rules)?;
         let Value::Map(mut m) = value else {
-            return Err(Error::rules("`victory` must return a map such as #{ winner: \"union\", vp: #{ union: 10, confederate: 12 } }"));
+            return Err(Error::rules("`victory` must return a map such as #{ winner: \"red\", vp: #{ red: 10, blue: 12 } }"));
         };
         let winner = match m.shift_remove("winner") {
             Some(Value::Str(s)) if !s.is_empty() && s != "draw" => Some(s),

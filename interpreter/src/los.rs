@@ -35,11 +35,12 @@ pub enum PairRule {
 }
 
 /// What a rule does to the line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Effect {
     /// The hex obscures the line (the ruleset decides what that costs).
     Obscure,
     /// The hex blocks the line.
+    #[default]
     Block,
 }
 
@@ -75,8 +76,9 @@ pub enum Height {
     BelowBoth,
 }
 
-/// One line-of-sight rule.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// One line-of-sight rule. (`effect` is required in files; the `Default`
+/// is for building rules in code.)
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LosRule {
     /// The rule applies to a hex with any of these terrain tags; empty means any hex.
@@ -380,33 +382,21 @@ mod tests {
             rules: vec![
                 LosRule {
                     terrain: vec!["forest".into()],
-                    units: false,
-                    height: Height::Any,
-                    obstacle: 0,
                     effect: Effect::Block,
-                    block_at: None,
-                    applies_to: AppliesTo::Intervening,
-                    reason: None,
+                    ..LosRule::default()
                 },
                 LosRule {
                     terrain: vec![],
-                    units: false,
                     height: Height::AboveBoth,
-                    obstacle: 0,
                     effect: Effect::Block,
-                    block_at: None,
-                    applies_to: AppliesTo::Intervening,
-                    reason: None,
+                    ..LosRule::default()
                 },
                 LosRule {
                     terrain: vec![],
                     units: true,
-                    height: Height::Any,
-                    obstacle: 0,
                     effect: Effect::Obscure,
                     block_at: Some(2),
-                    applies_to: AppliesTo::Intervening,
-                    reason: None,
+                    ..LosRule::default()
                 },
             ],
             hexside_pairs: pairs,

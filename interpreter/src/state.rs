@@ -21,7 +21,7 @@ pub struct Unit {
     pub kind: String,
     /// Current strength.
     pub strength: i64,
-    /// A rating (morale, cohesion, command ...), as the ruleset uses it.
+    /// A rating (morale, command, quality ...), as the ruleset uses it.
     pub rating: i64,
     /// Where it stands; `None` when off the map.
     pub location: Option<Hex>,
