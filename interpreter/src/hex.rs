@@ -169,33 +169,6 @@ impl LineStep {
     }
 }
 
-/// Nearest whole number, without a libm call (the hot path of every LOS
-/// trace). Exact for the magnitudes hex coordinates reach; halves round up.
-#[inline]
-fn round_fast(x: f64) -> f64 {
-    let y = x + 0.5;
-    let t = y as i64 as f64;
-    if t > y {
-        t - 1.0
-    } else {
-        t
-    }
-}
-
-/// Rounds fractional cube coordinates to the nearest hex.
-#[inline]
-fn cube_round(q: f64, r: f64) -> Hex {
-    let s = -q - r;
-    let (mut rq, mut rr, rs) = (round_fast(q), round_fast(r), round_fast(s));
-    let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
-    if dq > dr && dq > ds {
-        rq = -rr - rs;
-    } else if dr > ds {
-        rr = -rq - rs;
-    }
-    Hex::new(rq as i32, rr as i32)
-}
-
 /// The intervening steps of a straight line from the centre of `from` to the
 /// centre of `to`, endpoints excluded. Where the line runs exactly along a
 /// hexside the step is the [`LineStep::Pair`] of the hexes either side.
@@ -213,16 +186,62 @@ pub fn line_trace(from: Hex, to: Hex) -> Vec<LineStep> {
 }
 
 /// The steps of [`line_trace`] one at a time, without allocating.
+///
+/// The line is walked in exact integer arithmetic: each cube coordinate of
+/// the point at step `i` of `n` is `X/n`, and the iterator keeps `2X + n` as
+/// a quotient and remainder by `2n`, so that the quotient is the coordinate
+/// rounded (halves up) and a zero remainder marks an exact half. A point
+/// with two exact halves lies on a hexside: the step is the pair of hexes
+/// either side. No floating point, no division in the loop.
 #[derive(Clone, Debug)]
 pub struct LineIter {
-    // The line is always walked from the lesser hex; `reversed` walks the
-    // steps backwards so both directions compute the very same points.
-    lo: (f64, f64),
-    per_step: (f64, f64),
+    axes: [Axis; 3],
     n: i64,
-    i: i64,
-    end: i64,
+    left: i64,
+    // Walking from the greater hex steps the axes backwards, so that both
+    // directions compute the very same points (the trace is symmetric).
     reversed: bool,
+}
+
+/// One cube coordinate along the line: `2X + n = 2n·k + r`, `0 <= r < 2n`.
+#[derive(Clone, Copy, Debug)]
+struct Axis {
+    k: i64,
+    r: i64,
+    dk: i64,
+    dr: i64,
+}
+
+impl Axis {
+    fn new(from: i64, to: i64, n: i64) -> Axis {
+        let d = 2 * (to - from);
+        Axis {
+            k: from,
+            r: n,
+            dk: d.div_euclid(2 * n),
+            dr: d.rem_euclid(2 * n),
+        }
+    }
+
+    #[inline]
+    fn forward(&mut self, two_n: i64) {
+        self.k += self.dk;
+        self.r += self.dr;
+        if self.r >= two_n {
+            self.r -= two_n;
+            self.k += 1;
+        }
+    }
+
+    #[inline]
+    fn backward(&mut self, two_n: i64) {
+        self.k -= self.dk;
+        self.r -= self.dr;
+        if self.r < 0 {
+            self.r += two_n;
+            self.k -= 1;
+        }
+    }
 }
 
 impl LineIter {
@@ -231,43 +250,67 @@ impl LineIter {
     pub fn new(from: Hex, to: Hex) -> Self {
         let reversed = to < from;
         let (a, b) = if reversed { (to, from) } else { (from, to) };
-        let n = i64::from(from.distance(to));
-        let inv = if n > 0 { 1.0 / n as f64 } else { 0.0 };
+        let n = i64::from(from.distance(to)).max(1);
+        let mut axes = [
+            Axis::new(i64::from(a.q), i64::from(b.q), n),
+            Axis::new(i64::from(a.r), i64::from(b.r), n),
+            Axis::new(i64::from(a.s()), i64::from(b.s()), n),
+        ];
+        if reversed {
+            // Start at the last step before the greater hex... and walk back.
+            for ax in &mut axes {
+                for _ in 0..n {
+                    ax.forward(2 * n);
+                }
+            }
+        }
         LineIter {
-            lo: (f64::from(a.q), f64::from(a.r)),
-            per_step: (f64::from(b.q - a.q) * inv, f64::from(b.r - a.r) * inv),
+            axes,
             n,
-            i: 1,
-            end: n - 1,
+            left: i64::from(from.distance(to)) - 1,
             reversed,
         }
     }
 
     #[inline]
-    fn step(&self, i: i64) -> LineStep {
-        // Nudging the point in opposite cube directions splits a line that
-        // runs along a hexside into its two sides. The nudge (1e-6) is far
-        // below any hex-scale distance and far above the rounding error of
-        // the arithmetic (1e-15), so it changes nothing else.
-        const EPS: f64 = 1e-6;
-        let q = self.lo.0 + i as f64 * self.per_step.0;
-        let r = self.lo.1 + i as f64 * self.per_step.1;
-        // Only a point on a hexside (two cube coordinates at a half) can round
-        // two ways; elsewhere one rounding is enough.
-        let near_half = |x: f64| ((x - x as i64 as f64).abs() - 0.5).abs() < 2.0 * EPS;
-        let halves = u8::from(near_half(q)) + u8::from(near_half(r)) + u8::from(near_half(-q - r));
-        if halves < 2 {
-            return LineStep::Hex(cube_round(q, r));
+    fn current(&self) -> LineStep {
+        let n = self.n;
+        let [q, r, s] = self.axes;
+        let ties = u8::from(q.r == 0) + u8::from(r.r == 0) + u8::from(s.r == 0);
+        if ties >= 2 {
+            // On a hexside: each tied coordinate is k - 1/2, the third is whole.
+            let (h1, h2) = if s.r != 0 {
+                (
+                    Hex::new(q.k as i32, (r.k - 1) as i32),
+                    Hex::new((q.k - 1) as i32, r.k as i32),
+                )
+            } else if r.r != 0 {
+                (
+                    Hex::new(q.k as i32, r.k as i32),
+                    Hex::new((q.k - 1) as i32, r.k as i32),
+                )
+            } else {
+                (
+                    Hex::new(q.k as i32, r.k as i32),
+                    Hex::new(q.k as i32, (r.k - 1) as i32),
+                )
+            };
+            return if h1 <= h2 {
+                LineStep::Pair(h1, h2)
+            } else {
+                LineStep::Pair(h2, h1)
+            };
         }
-        let a = cube_round(q + EPS, r + EPS);
-        let b = cube_round(q - EPS, r - EPS);
-        if a == b {
-            LineStep::Hex(a)
-        } else if a <= b {
-            LineStep::Pair(a, b)
+        // Cube rounding: the coordinate that rounded furthest is rebuilt from the other two.
+        let (eq, er, es) = ((q.r - n).abs(), (r.r - n).abs(), (s.r - n).abs());
+        let hex = if eq > er && eq > es {
+            Hex::new((-r.k - s.k) as i32, r.k as i32)
+        } else if er > es {
+            Hex::new(q.k as i32, (-q.k - s.k) as i32)
         } else {
-            LineStep::Pair(b, a)
-        }
+            Hex::new(q.k as i32, r.k as i32)
+        };
+        LineStep::Hex(hex)
     }
 }
 
@@ -275,21 +318,23 @@ impl Iterator for LineIter {
     type Item = LineStep;
 
     fn next(&mut self) -> Option<LineStep> {
-        if self.i > self.end {
+        if self.left <= 0 {
             return None;
         }
-        // Walking backwards, the i-th step from `from` is step n-i from the lesser hex.
-        let k = if self.reversed {
-            self.n - self.i
-        } else {
-            self.i
-        };
-        self.i += 1;
-        Some(self.step(k))
+        self.left -= 1;
+        let two_n = 2 * self.n;
+        for ax in &mut self.axes {
+            if self.reversed {
+                ax.backward(two_n);
+            } else {
+                ax.forward(two_n);
+            }
+        }
+        Some(self.current())
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.end - self.i + 1).max(0) as usize;
+        let left = self.left.max(0) as usize;
         (left, Some(left))
     }
 }
@@ -298,6 +343,57 @@ impl Iterator for LineIter {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Nearest whole number, without a libm call (the hot path of every LOS
+    /// trace). Exact for the magnitudes hex coordinates reach; halves round up.
+    fn round_fast(x: f64) -> f64 {
+        let y = x + 0.5;
+        let t = y as i64 as f64;
+        if t > y {
+            t - 1.0
+        } else {
+            t
+        }
+    }
+
+    /// Rounds fractional cube coordinates to the nearest hex.
+    fn cube_round(q: f64, r: f64) -> Hex {
+        let s = -q - r;
+        let (mut rq, mut rr, rs) = (round_fast(q), round_fast(r), round_fast(s));
+        let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+        if dq > dr && dq > ds {
+            rq = -rr - rs;
+        } else if dr > ds {
+            rr = -rq - rs;
+        }
+        Hex::new(rq as i32, rr as i32)
+    }
+
+    /// The straightforward trace: sample the line at each step, nudged both
+    /// ways off any hexside, and round. The fast iterator must agree with it.
+    fn reference_trace(from: Hex, to: Hex) -> Vec<LineStep> {
+        let n = from.distance(to) as i64;
+        let (a, b) = if to < from { (to, from) } else { (from, to) };
+        let mut out = Vec::new();
+        for i in 1..n {
+            // One correctly rounded division from integers: exact halves stay exact.
+            let q = (i64::from(a.q) * (n - i) + i64::from(b.q) * i) as f64 / n as f64;
+            let r = (i64::from(a.r) * (n - i) + i64::from(b.r) * i) as f64 / n as f64;
+            let x = cube_round(q + 1e-6, r + 1e-6);
+            let y = cube_round(q - 1e-6, r - 1e-6);
+            out.push(if x == y {
+                LineStep::Hex(x)
+            } else if x <= y {
+                LineStep::Pair(x, y)
+            } else {
+                LineStep::Pair(y, x)
+            });
+        }
+        if to < from {
+            out.reverse();
+        }
+        out
+    }
 
     fn arb_hex() -> impl Strategy<Value = Hex> {
         (-30i32..30, -30i32..30).prop_map(|(q, r)| Hex::new(q, r))
@@ -350,6 +446,11 @@ mod tests {
                 prop_assert_eq!(a.direction_to(*n), Some(i));
                 prop_assert_eq!(n.neighbour(i + 3), a);
             }
+        }
+
+        #[test]
+        fn fast_trace_matches_the_reference(a in arb_hex(), b in arb_hex()) {
+            prop_assert_eq!(line_trace(a, b), reference_trace(a, b));
         }
 
         #[test]
