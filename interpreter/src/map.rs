@@ -132,8 +132,9 @@ impl Map {
     /// The printed id of a hex (`?q,r` for a hex off the map, which only a bug produces).
     #[must_use]
     pub fn id(&self, h: Hex) -> String {
+        let (col, row) = self.layout.hex_to_offset(h);
         self.numbering
-            .format(h)
+            .format_offset(col, row)
             .unwrap_or_else(|| format!("?{},{}", h.q, h.r))
     }
 

@@ -193,11 +193,20 @@ impl Numbering {
         self.sheet_of(col, row).is_some()
     }
 
-    fn sheet_of(&self, col: i32, row: i32) -> Option<Sheet> {
-        self.effective_sheets().into_iter().find(|s| {
-            let (c, r) = (col - s.offset.0, row - s.offset.1);
-            (s.columns.0..=s.columns.1).contains(&c) && (s.rows.0..=s.rows.1).contains(&r)
-        })
+    fn sheet_of(&self, col: i32, row: i32) -> Option<(&str, (i32, i32))> {
+        if self.sheets.is_empty() {
+            // The one implicit sheet, checked without building it.
+            let (c, r) = (self.column_range, self.row_range);
+            return ((c.0..=c.1).contains(&col) && (r.0..=r.1).contains(&row))
+                .then_some(("", (0, 0)));
+        }
+        self.sheets
+            .iter()
+            .find(|s| {
+                let (c, r) = (col - s.offset.0, row - s.offset.1);
+                (s.columns.0..=s.columns.1).contains(&c) && (s.rows.0..=s.rows.1).contains(&r)
+            })
+            .map(|s| (s.prefix.as_str(), s.offset))
     }
 
     /// Global printed column turned into a left-to-right index.
@@ -319,14 +328,20 @@ impl Numbering {
     #[must_use]
     pub fn format(&self, h: Hex) -> Option<String> {
         let (col, row) = self.hex_to_offset(h);
-        let sheet = self.sheet_of(col, row)?;
-        let (c, r) = (col - sheet.offset.0, row - sheet.offset.1);
+        self.format_offset(col, row)
+    }
+
+    /// Prints the id of global printed (column, row), or `None` if it is on no sheet.
+    #[must_use]
+    pub fn format_offset(&self, col: i32, row: i32) -> Option<String> {
+        let (prefix, offset) = self.sheet_of(col, row)?;
+        let (c, r) = (col - offset.0, row - offset.1);
         let (a, b) = match self.order {
             DigitOrder::ColumnRow => (c, r),
             DigitOrder::RowColumn => (r, c),
         };
         let w = self.digits;
-        Some(format!("{}{a:0w$}{b:0w$}", sheet.prefix))
+        Some(format!("{prefix}{a:0w$}{b:0w$}"))
     }
 }
 

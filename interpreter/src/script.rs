@@ -1069,6 +1069,25 @@ fn register_map_api(engine: &mut Engine) {
          -> Rr<Array> { route(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts) },
     );
     engine.register_fn(
+        "min_distances",
+        |g: &mut GameHandle, hexes: Array, goals: Array| -> Rr<Array> {
+            let w = g.0.borrow();
+            let goals = w.hexes(&goals)?;
+            Ok(w.hexes(&hexes)?
+                .into_iter()
+                .map(|h| {
+                    Dynamic::from_int(
+                        goals
+                            .iter()
+                            .map(|x| INT::from(h.distance(*x)))
+                            .min()
+                            .unwrap_or(-1),
+                    )
+                })
+                .collect())
+        },
+    );
+    engine.register_fn(
         "min_distance",
         |g: &mut GameHandle, hex: &str, hexes: Array| -> Rr<INT> {
             let w = g.0.borrow();
