@@ -113,7 +113,7 @@ impl CompiledProfile {
     /// cannot be done.
     #[must_use]
     pub fn step_cost(&self, map: &Map, from: Hex, to: Hex) -> Option<f64> {
-        if !map.contains(to) {
+        if !map.contains(to) || from.distance(to) != 1 {
             return None;
         }
         let side = map.side_bits(from, to);
@@ -394,6 +394,7 @@ mod tests {
         );
         assert_eq!(p.step_cost(&m, h("0101"), h("0102")), Some(0.5), "road");
         assert_eq!(p.step_cost(&m, h("0203"), h("0303")), None, "river");
+        assert_eq!(p.step_cost(&m, h("0101"), h("0103")), None, "not adjacent");
     }
 
     #[test]
