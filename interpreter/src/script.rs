@@ -1137,6 +1137,13 @@ fn register_map_api(engine: &mut Engine) {
             .unwrap_or_default())
         },
     );
+    engine.register_fn(
+        "zoc_reaches",
+        |g: &mut GameHandle, from: &str, to: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            Ok(w.zoc.reaches(&w.map, w.hex(from)?, w.hex(to)?))
+        },
+    );
     engine.register_fn("zoc", |g: &mut GameHandle, hexes: Array| -> Rr<Array> {
         let w = g.0.borrow();
         let hs = w.hexes(&hexes)?;

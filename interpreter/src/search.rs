@@ -307,17 +307,24 @@ impl CompiledZoc {
         let mut out = Vec::new();
         for h in hexes {
             for n in map.neighbours(h) {
-                let side = map.side_bits(h, n);
-                let stopped = side & self.blocked_by != 0 && side & self.crossings == 0;
-                if stopped || map.tag_bits(n) & self.exclude != 0 {
-                    continue;
-                }
-                if seen.insert(n) {
+                if self.reaches(map, h, n) && seen.insert(n) {
                     out.push(n);
                 }
             }
         }
         out
+    }
+
+    /// Whether a unit standing in `from` has `to` in its zone of control:
+    /// adjacent, not across a blocking side, `to` not excluded.
+    #[must_use]
+    pub fn reaches(&self, map: &Map, from: Hex, to: Hex) -> bool {
+        if from.distance(to) != 1 || !map.contains(to) {
+            return false;
+        }
+        let side = map.side_bits(from, to);
+        let stopped = side & self.blocked_by != 0 && side & self.crossings == 0;
+        !stopped && map.tag_bits(to) & self.exclude == 0
     }
 }
 
