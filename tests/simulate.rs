@@ -52,7 +52,7 @@ fn the_report_is_the_same_for_one_and_two_jobs() {
 fn merged_shards_equal_the_whole_run() {
     let dir = std::env::temp_dir().join(format!("muster-sim-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let whole = report(&[
+    let run = [
         "simulate",
         SKIRMISH,
         "--games",
@@ -62,26 +62,15 @@ fn merged_shards_equal_the_whole_run() {
         "--agent",
         "red=random",
         "--json",
-    ]);
+    ];
+    let whole = report(&run);
     let mut files = Vec::new();
     for k in 1..=3 {
         let f = dir.join(format!("shard{k}.json"));
         let shard = format!("{k}/3");
-        let (_, err, code) = muster(&[
-            "simulate",
-            SKIRMISH,
-            "--games",
-            "30",
-            "--seed",
-            "9",
-            "--agent",
-            "red=random",
-            "--shard",
-            &shard,
-            "--out",
-            f.to_str().unwrap(),
-            "--json",
-        ]);
+        let mut args = run.to_vec();
+        args.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
+        let (_, err, code) = muster(&args);
         assert_eq!(code, 0, "{err}");
         files.push(f.to_str().unwrap().to_string());
     }

@@ -78,6 +78,7 @@ fn throughput(c: &mut Criterion) {
             b.iter(|| {
                 simulate::run(&spec, None, jobs, &|_| {})
                     .expect("run")
+                    .records
                     .len()
             })
         });

@@ -222,6 +222,15 @@ fn losses(game: &Game) -> Result<IndexMap<String, Losses>> {
     Ok(out)
 }
 
+/// The games of a run, with the ruleset's sides in order.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The ruleset's sides.
+    pub sides: Vec<String>,
+    /// The games, by index.
+    pub records: Vec<Record>,
+}
+
 /// Runs a spec's games (or one shard of them) on `jobs` threads, calling
 /// `progress` with the number of games done after each game.
 pub fn run(
@@ -229,9 +238,9 @@ pub fn run(
     shard: Option<Shard>,
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<Record>> {
+) -> Result<Run> {
     // Load once here so that a broken scenario is one clear error, not one per game.
-    load(&spec.scenario)?;
+    let sides = load(&spec.scenario)?.ruleset.sides.clone();
     agents(spec)?;
     let indices: Vec<usize> = (0..spec.games)
         .filter(|i| shard.is_none_or(|s| s.has(*i)))
@@ -252,7 +261,7 @@ pub fn run(
             .collect()
     });
     records.sort_by_key(|r| r.index);
-    Ok(records)
+    Ok(Run { sides, records })
 }
 
 /// Summary statistics of a list of numbers.
@@ -524,11 +533,6 @@ pub fn merge(files: &[ShardFile]) -> Result<(Spec, Vec<String>, Vec<Record>)> {
         )));
     }
     Ok((first.spec.clone(), first.sides.clone(), records))
-}
-
-/// The sides of a scenario's ruleset (loads it).
-pub fn sides_of(scenario: &Path) -> Result<Vec<String>> {
-    Ok(load(scenario)?.ruleset.sides.clone())
 }
 
 #[cfg(test)]

@@ -69,13 +69,13 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let sides = simulate::sides_of(&spec.scenario)?;
     let planned = (0..games)
         .filter(|i| shard.is_none_or(|s| s.has(*i)))
         .count();
     let bar = progress_bar(planned as u64, a.json);
     let start = Instant::now();
-    let records = simulate::run(&spec, shard, jobs, &|done| bar.set_position(done as u64))?;
+    let simulate::Run { sides, records } =
+        simulate::run(&spec, shard, jobs, &|done| bar.set_position(done as u64))?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     if let Some(out) = &a.out {
