@@ -339,6 +339,34 @@ impl Iterator for LineIter {
     }
 }
 
+/// Whether the infinite straight line through the centres of `a` and `b`
+/// passes through the inside of hex `c` (touching only a corner or running
+/// along a side does not count). Flanking and field-of-fire rules use it.
+#[must_use]
+pub fn line_splits(a: Hex, b: Hex, c: Hex) -> bool {
+    let centre = |h: Hex| {
+        let (q, r) = (f64::from(h.q), f64::from(h.r));
+        (1.5 * q, 3f64.sqrt() * (r + q / 2.0))
+    };
+    let (ax, ay) = centre(a);
+    let (bx, by) = centre(b);
+    let (cx, cy) = centre(c);
+    let (dx, dy) = (bx - ax, by - ay);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len == 0.0 {
+        return a == c;
+    }
+    let (nx, ny) = (-dy / len, dx / len);
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for k in 0..6 {
+        let t = std::f64::consts::FRAC_PI_3 * f64::from(k);
+        let side = (cx + t.cos() - ax) * nx + (cy + t.sin() - ay) * ny;
+        lo = lo.min(side);
+        hi = hi.max(side);
+    }
+    lo < -1e-9 && hi > 1e-9
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,6 +425,15 @@ mod tests {
 
     fn arb_hex() -> impl Strategy<Value = Hex> {
         (-30i32..30, -30i32..30).prop_map(|(q, r)| Hex::new(q, r))
+    }
+
+    #[test]
+    fn line_splits_only_hexes_the_line_crosses() {
+        let h = |q, r| Hex { q, r };
+        assert!(line_splits(h(0, 0), h(2, 0), h(1, 0)));
+        assert!(line_splits(h(0, 0), h(2, 0), h(4, 0)), "the line goes on past b");
+        assert!(!line_splits(h(0, 0), h(2, 0), h(0, 1)));
+        assert!(!line_splits(h(0, 0), h(2, 0), h(3, -2)));
     }
 
     #[test]

@@ -74,6 +74,9 @@ pub enum Height {
     BelowHigher,
     /// Lower than both.
     BelowBoth,
+    /// At least as high as the higher of the two when they stand at different
+    /// heights (never when they stand at the same height).
+    AtOrAboveHigherUneven,
 }
 
 /// One line-of-sight rule. (`effect` is required in files; the `Default`
@@ -330,6 +333,7 @@ fn hex_matches(
         Height::Any => true,
         Height::AboveBoth => e > hi,
         Height::AtOrAboveBoth => e >= hi,
+        Height::AtOrAboveHigherUneven => lo < hi && e >= hi,
         Height::AboveLower => e > lo,
         Height::AtOrAboveLower => e >= lo,
         Height::BelowHigher => e < hi,

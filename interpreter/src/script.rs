@@ -237,6 +237,15 @@ fn outcome_map(o: &Outcome) -> Dynamic {
             m.insert("parts".into(), parts(&[(**a).clone(), (**b).clone()]));
             "optional"
         }
+        Outcome::Range(lo, hi) => {
+            m.insert("from".into(), Dynamic::from_int(*lo));
+            m.insert("to".into(), Dynamic::from_int(*hi));
+            "range"
+        }
+        Outcome::Bands(v) => {
+            m.insert("parts".into(), parts(v));
+            "bands"
+        }
     };
     m.insert("kind".into(), kind.into());
     Dynamic::from_map(m)
@@ -603,6 +612,17 @@ fn register_state_api(engine: &mut Engine) {
             .push(item.to_string());
     });
     engine.register_fn(
+        "set_deck",
+        |g: &mut GameHandle, name: &str, items: Array| -> Rr<()> {
+            let items = items
+                .iter()
+                .map(|d| d.clone().into_string().map_err(|t| format!("a deck holds text, not {t}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            g.0.borrow_mut().state.decks.insert(name.to_string(), items);
+            Ok(())
+        },
+    );
+    engine.register_fn(
         "take",
         |g: &mut GameHandle, name: &str, item: &str| -> bool {
             let mut w = g.0.borrow_mut();
@@ -943,6 +963,13 @@ fn register_map_api(engine: &mut Engine) {
         |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
             let w = g.0.borrow();
             Ok(INT::from(w.hex(a)?.distance(w.hex(b)?)))
+        },
+    );
+    engine.register_fn(
+        "line_splits",
+        |g: &mut GameHandle, a: &str, b: &str, c: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            Ok(crate::hex::line_splits(w.hex(a)?, w.hex(b)?, w.hex(c)?))
         },
     );
     engine.register_fn(

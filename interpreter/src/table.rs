@@ -40,6 +40,11 @@ pub enum Outcome {
     Choice(Vec<Outcome>),
     /// The first applies, the second optionally too (`X (Y)`).
     Optional(Box<Outcome>, Box<Outcome>),
+    /// An inclusive range of numbers (`0-1`).
+    Range(i64, i64),
+    /// Bands read by position (`X | Y | Z`), such as boxes of a combat
+    /// result, each holding the ratings it applies to.
+    Bands(Vec<Outcome>),
 }
 
 /// A code with its numbers: `2MH` is `MH` with count 2; `SK1` is `SK` with
@@ -82,6 +87,8 @@ impl fmt::Display for Outcome {
             Outcome::Both(v) => join(f, v, " + "),
             Outcome::Choice(v) => join(f, v, " / "),
             Outcome::Optional(a, b) => write!(f, "{a} ({b})"),
+            Outcome::Range(lo, hi) => write!(f, "{lo}-{hi}"),
+            Outcome::Bands(v) => join(f, v, " | "),
         }
     }
 }
@@ -99,13 +106,13 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         let col = match e.line_col {
             pest::error::LineColLocation::Pos((_, c)) | pest::error::LineColLocation::Span((_, c), _) => c,
         };
-        format!("cannot read result `{text}` at character {col}: expected a code (SK1, 2MH, BD*), a word (CRUSHED), a number or `-`, joined by `/`, `+`, `( )` or prefixed `A:`/`D:`")
+        format!("cannot read result `{text}` at character {col}: expected a code (SK1, 2MH, BD*), a word (CRUSHED), a number or `-`, a range (0-1), joined by `/`, `+`, `|`, `( )` or prefixed `A:`/`D:`")
     })?;
     let result = pairs
         .next()
         .expect("the grammar's top rule always yields one pair");
-    let choice = result.into_inner().next().expect("result holds a choice");
-    Ok(build(choice))
+    let top = result.into_inner().next().expect("result holds bands or a choice");
+    Ok(build(top))
 }
 
 fn build(pair: pest::iterators::Pair<'_, Rule>) -> Outcome {
@@ -137,6 +144,11 @@ fn build(pair: pest::iterators::Pair<'_, Rule>) -> Outcome {
             } else {
                 build(inner.remove(0))
             }
+        }
+        Rule::bands => Outcome::Bands(inner.into_iter().map(build).collect()),
+        Rule::range => {
+            let (lo, hi) = text.split_once('-').unwrap_or((&text, &text));
+            Outcome::Range(lo.parse().unwrap_or(0), hi.parse().unwrap_or(0))
         }
         Rule::number => Outcome::Number(text.parse().unwrap_or(0)),
         Rule::nothing => Outcome::Nothing,
@@ -517,11 +529,27 @@ mod tests {
             ("-", "-"),
             ("3", "3"),
             ("-1", "-1"),
+            ("- | 0-1 | 2-4", "- | 0-1 | 2-4"),
+            ("0 | 1-2 | 3-6", "0 | 1-2 | 3-6"),
+            ("MH R2 (P1)", "MH R2 (P1)"),
         ];
         for (input, back) in cases {
             let o = parse_outcome(input).unwrap_or_else(|e| panic!("{input}: {e}"));
             assert_eq!(o.to_string(), back, "{input}");
         }
+    }
+
+    #[test]
+    fn bands_hold_ranges_by_position() {
+        assert_eq!(
+            parse_outcome("- | 0-1 | 2-4").unwrap(),
+            Outcome::Bands(vec![
+                Outcome::Nothing,
+                Outcome::Range(0, 1),
+                Outcome::Range(2, 4)
+            ])
+        );
+        assert!(parse_outcome("0-1 |").is_err());
     }
 
     #[test]
