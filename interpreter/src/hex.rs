@@ -431,7 +431,10 @@ mod tests {
     fn line_splits_only_hexes_the_line_crosses() {
         let h = |q, r| Hex { q, r };
         assert!(line_splits(h(0, 0), h(2, 0), h(1, 0)));
-        assert!(line_splits(h(0, 0), h(2, 0), h(4, 0)), "the line goes on past b");
+        assert!(
+            line_splits(h(0, 0), h(2, 0), h(4, 0)),
+            "the line goes on past b"
+        );
         assert!(!line_splits(h(0, 0), h(2, 0), h(0, 1)));
         assert!(!line_splits(h(0, 0), h(2, 0), h(3, -2)));
     }

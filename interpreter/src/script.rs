@@ -616,7 +616,11 @@ fn register_state_api(engine: &mut Engine) {
         |g: &mut GameHandle, name: &str, items: Array| -> Rr<()> {
             let items = items
                 .iter()
-                .map(|d| d.clone().into_string().map_err(|t| format!("a deck holds text, not {t}")))
+                .map(|d| {
+                    d.clone()
+                        .into_string()
+                        .map_err(|t| format!("a deck holds text, not {t}"))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             g.0.borrow_mut().state.decks.insert(name.to_string(), items);
             Ok(())

@@ -111,7 +111,10 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
     let result = pairs
         .next()
         .expect("the grammar's top rule always yields one pair");
-    let top = result.into_inner().next().expect("result holds bands or a choice");
+    let top = result
+        .into_inner()
+        .next()
+        .expect("result holds bands or a choice");
     Ok(build(top))
 }
 
