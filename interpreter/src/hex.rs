@@ -398,7 +398,7 @@ mod tests {
     }
 
     /// The straightforward trace: sample the line at each step, nudged both
-    /// ways off any hexside, and round. The fast iterator must agree with it.
+    /// ways off any hexside (across it, never along it), and round. The fast iterator must agree with it.
     fn reference_trace(from: Hex, to: Hex) -> Vec<LineStep> {
         let n = from.distance(to) as i64;
         let (a, b) = if to < from { (to, from) } else { (from, to) };
@@ -407,8 +407,11 @@ mod tests {
             // One correctly rounded division from integers: exact halves stay exact.
             let q = (i64::from(a.q) * (n - i) + i64::from(b.q) * i) as f64 / n as f64;
             let r = (i64::from(a.r) * (n - i) + i64::from(b.r) * i) as f64 / n as f64;
-            let x = cube_round(q + 1e-6, r + 1e-6);
-            let y = cube_round(q - 1e-6, r - 1e-6);
+            // Nudge along (1, 2, -3): not parallel to any hexside (a nudge along
+            // (1, 1, -2) runs along the sides between hexes differing in q and r,
+            // and then float noise picks one hex where the line runs on the side).
+            let x = cube_round(q + 1e-6, r + 2e-6);
+            let y = cube_round(q - 1e-6, r - 2e-6);
             out.push(if x == y {
                 LineStep::Hex(x)
             } else if x <= y {
@@ -425,6 +428,15 @@ mod tests {
 
     fn arb_hex() -> impl Strategy<Value = Hex> {
         (-30i32..30, -30i32..30).prop_map(|(q, r)| Hex::new(q, r))
+    }
+
+    #[test]
+    fn a_line_along_a_side_between_hexes_differing_in_q_and_r_gives_a_pair() {
+        // Found by the property test: (0,-2) to (4,10) runs along the side between
+        // (0,0) and (1,-1) at its second step.
+        let t = line_trace(Hex::new(0, -2), Hex::new(4, 10));
+        assert_eq!(t[1], LineStep::Pair(Hex::new(0, 0), Hex::new(1, -1)));
+        assert_eq!(t, reference_trace(Hex::new(0, -2), Hex::new(4, 10)));
     }
 
     #[test]
