@@ -50,6 +50,8 @@ pub struct World {
     pub agents: IndexMap<String, AgentKind>,
     /// Forced answers (examples), used before any agent.
     pub forced: VecDeque<Answer>,
+    /// Forced draws (examples): the items the next draws take, in order.
+    pub forced_draws: VecDeque<String>,
     /// How a human is asked.
     pub terminal: Box<dyn Terminal>,
 }
@@ -211,6 +213,17 @@ impl Game {
     /// Queues forced dice values.
     pub fn force_dice(&mut self, values: impl IntoIterator<Item = i64>) {
         self.handle.0.borrow_mut().dice.force(values);
+    }
+
+    /// Queues forced draws: the next `draw` calls take these items, in order.
+    pub fn force_draws(&mut self, items: impl IntoIterator<Item = String>) {
+        self.handle.0.borrow_mut().forced_draws.extend(items);
+    }
+
+    /// Forced draws not yet taken.
+    #[must_use]
+    pub fn forced_draws_left(&self) -> usize {
+        self.handle.0.borrow().forced_draws.len()
     }
 
     /// Queues forced decisions.
@@ -443,6 +456,7 @@ impl World {
             ruleset,
             agents,
             forced: VecDeque::new(),
+            forced_draws: VecDeque::new(),
             terminal: Box::new(StdTerminal),
         }
     }

@@ -646,7 +646,14 @@ fn register_state_api(engine: &mut Engine) {
         if n == 0 {
             return Ok(Dynamic::UNIT);
         }
-        let i = w.dice.draw_index(n);
+        // A worked example may force the draw; the item must be in the deck.
+        let i = match w.forced_draws.pop_front() {
+            Some(want) => w.state.decks[name]
+                .iter()
+                .position(|x| *x == want)
+                .ok_or_else(|| format!("forced draw `{want}` is not in deck `{name}`"))?,
+            None => w.dice.draw_index(n),
+        };
         let item = w
             .state
             .decks

@@ -71,6 +71,9 @@ pub struct ExampleFile {
     /// Answers the decisions take, in order (index or label).
     #[serde(default)]
     pub decisions: Vec<Answer>,
+    /// Items the draws from decks and cups take, in order.
+    #[serde(default)]
+    pub draws: Vec<String>,
     /// Procedures to call, in order.
     pub steps: Vec<Step>,
     /// What must hold afterwards.
@@ -298,6 +301,7 @@ impl Runner {
         }
         game.force_dice(ex.dice.clone());
         game.force_decisions(ex.decisions.clone());
+        game.force_draws(ex.draws.clone());
         Ok(game)
     }
 }
@@ -516,6 +520,10 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
             "dice: expected {} forced dice left unrolled, found {left}",
             ex.dice_left
         ));
+    }
+    let draws = game.forced_draws_left();
+    if draws > 0 {
+        failures.push(format!("draws: expected every forced draw taken, found {draws} left"));
     }
     let left = game.forced_decisions_left();
     if left != 0 {
