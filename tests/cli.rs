@@ -226,3 +226,52 @@ fn last_victory_json_result() {
     assert!(v["vp"]["union"].is_i64() && v["vp"]["confederate"].is_i64());
     assert!(v["details"]["occupation"].is_object());
 }
+
+#[test]
+fn check_passes_on_the_sedgwick_content() {
+    let (out, code) = stdout(&[
+        "check",
+        "rulesets/blind_swords",
+        "rulesets/sedgwick_attacks",
+        "scenarios/sedgwick_attacks",
+        "tables/sedgwick_attacks",
+        "tables/blind_swords",
+    ]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Each Sedgwick scenario runs to its last turn with bots on both sides, and the same seed gives
+/// the same log.
+#[test]
+fn sedgwick_scenarios_play_to_the_end_the_same_way_twice() {
+    let dir = std::env::temp_dir().join(format!("muster-sed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (scenario, turns) in [
+        ("rebel_ambush", 9),
+        ("sedgwicks_switch", 12),
+        ("keep_going_boys", 16),
+    ] {
+        let path = format!("scenarios/sedgwick_attacks/{scenario}.ron");
+        let mut logs = Vec::new();
+        for run in 0..2 {
+            let log = dir.join(format!("{scenario}-{run}.jsonl"));
+            let (out, code) = stdout(&[
+                "play",
+                &path,
+                "--seed",
+                "5",
+                "--json",
+                "--log",
+                log.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{out}");
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(v["turns"], turns, "{scenario}");
+            assert!(v["vp"]["union"].is_i64() && v["vp"]["confederate"].is_i64());
+            assert!(v["winner"].is_string());
+            logs.push(std::fs::read_to_string(&log).unwrap());
+        }
+        assert!(logs[0].lines().count() > 100);
+        assert_eq!(logs[0], logs[1], "{scenario}: same seed, different log");
+    }
+}

@@ -84,7 +84,16 @@ pub fn check_path(path: &Path) -> Vec<Error> {
 }
 
 fn check_ruleset(dir: &Path) -> Vec<Error> {
+    // A library (a `base` for titles) only has to load and compile.
+    let library = std::fs::read_to_string(dir.join("ruleset.ron"))
+        .ok()
+        .and_then(|t| {
+            crate::source::parse_ron::<crate::ruleset::RulesetFile>(&t, &dir.join("ruleset.ron"))
+                .ok()
+        })
+        .is_some_and(|f| f.library);
     match Ruleset::load(dir) {
+        Ok(_) if library => Vec::new(),
         Ok(r) => ["game_turn", "victory"]
             .iter()
             .filter(|f| !r.has_function(f, 1))

@@ -54,6 +54,10 @@ pub struct RulesetFile {
     /// Limits on scripts.
     #[serde(default)]
     pub limits: Limits,
+    /// A library of procedures for titles to build on (`base`), not played
+    /// alone: `check` does not ask it for `game_turn` and `victory`.
+    #[serde(default)]
+    pub library: bool,
 }
 
 /// Limits that stop a runaway script with an error.

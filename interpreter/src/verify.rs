@@ -523,7 +523,9 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
     }
     let draws = game.forced_draws_left();
     if draws > 0 {
-        failures.push(format!("draws: expected every forced draw taken, found {draws} left"));
+        failures.push(format!(
+            "draws: expected every forced draw taken, found {draws} left"
+        ));
     }
     let left = game.forced_decisions_left();
     if left != 0 {
