@@ -20,7 +20,7 @@ use rhai::{
     Array, Dynamic, Engine, EvalAltResult, Map as RMap, Module, ModuleResolver, NativeCallContext,
     Position, Shared, FLOAT, INT,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// The result type of registered functions.
@@ -452,10 +452,23 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
         }
     };
     for k in opts.keys() {
-        if !["blocked", "stop", "minimum_one_hex"].contains(&k.as_str()) {
+        if !["blocked", "stop", "minimum_one_hex", "extra", "plain"].contains(&k.as_str()) {
             return fail(format!(
-                "unknown movement option `{k}` (blocked, stop, minimum_one_hex)"
+                "unknown movement option `{k}` (blocked, stop, minimum_one_hex, extra, plain)"
             ));
+        }
+    }
+    let mut extra = HashMap::new();
+    if let Some(d) = opts.get("extra") {
+        let Some(m) = d.read_lock::<RMap>() else {
+            return fail("option `extra` must be a map of hex id to MP".to_string());
+        };
+        for (h, v) in m.iter() {
+            let mp = v
+                .as_float()
+                .or_else(|_| v.as_int().map(|i| i as FLOAT))
+                .map_err(|t| format!("option `extra`: MP for {h} must be a number, not {t}"))?;
+            extra.insert(w.hex(h)?, mp);
         }
     }
     Ok(MoveLimits {
@@ -466,6 +479,8 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
             .get("minimum_one_hex")
             .and_then(|d| d.as_bool().ok())
             .unwrap_or(false),
+        extra,
+        plain: set("plain")?,
     })
 }
 

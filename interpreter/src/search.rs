@@ -113,6 +113,12 @@ impl CompiledProfile {
     /// cannot be done.
     #[must_use]
     pub fn step_cost(&self, map: &Map, from: Hex, to: Hex) -> Option<f64> {
+        self.step_cost_by(map, from, to, true)
+    }
+
+    /// [`Self::step_cost`] with or without the profile's connections (roads).
+    #[must_use]
+    pub fn step_cost_by(&self, map: &Map, from: Hex, to: Hex, connections: bool) -> Option<f64> {
         if !map.contains(to) || from.distance(to) != 1 {
             return None;
         }
@@ -136,7 +142,7 @@ impl CompiledProfile {
         let along = self
             .connections
             .iter()
-            .filter(|(bit, _, _)| side & bit != 0)
+            .filter(|(bit, _, _)| connections && side & bit != 0)
             .map(|(_, cost, into)| {
                 into.iter()
                     .filter(|(b, _)| tags & b != 0)
@@ -174,6 +180,11 @@ pub struct MoveLimits {
     pub stop: HashSet<Hex>,
     /// A unit may always move one hex, whatever it costs (a minimum-move rule).
     pub minimum_one_hex: bool,
+    /// Extra MP to enter these hexes (next to an enemy screen, say).
+    pub extra: HashMap<Hex, f64>,
+    /// Entering these hexes, roads and other connections do not apply (a road
+    /// crowded past its stacking limit): the terrain cost is paid.
+    pub plain: HashSet<Hex>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -217,10 +228,10 @@ pub fn reachable(
             if limits.blocked.contains(&n) {
                 continue;
             }
-            let Some(step) = profile.step_cost(map, h, n) else {
+            let Some(step) = profile.step_cost_by(map, h, n, !limits.plain.contains(&n)) else {
                 continue;
             };
-            let mut total = cost + step;
+            let mut total = cost + step + limits.extra.get(&n).copied().unwrap_or(0.0);
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
                     total = limits.mp;
@@ -402,6 +413,43 @@ mod tests {
         assert_eq!(p.step_cost(&m, h("0101"), h("0102")), Some(0.5), "road");
         assert_eq!(p.step_cost(&m, h("0203"), h("0303")), None, "river");
         assert_eq!(p.step_cost(&m, h("0101"), h("0103")), None, "not adjacent");
+    }
+
+    #[test]
+    fn extra_costs_and_plain_hexes() {
+        let m = map();
+        let p = profile(&m);
+        let h = |id: &str| m.parse(id).unwrap();
+        let base = MoveLimits {
+            mp: 2.0,
+            ..Default::default()
+        };
+        let cost = |limits: &MoveLimits, id: &str| {
+            reachable(&m, &p, h("0101"), limits)
+                .0
+                .iter()
+                .find(|(x, _)| m.id(*x) == id)
+                .map(|(_, c)| *c)
+        };
+        assert_eq!(cost(&base, "0104"), Some(1.5), "down the road");
+        let extra = MoveLimits {
+            extra: HashMap::from([(h("0102"), 1.0)]),
+            ..base.clone()
+        };
+        assert_eq!(
+            cost(&extra, "0102"),
+            Some(1.5),
+            "0.5 along the road + 1 extra"
+        );
+        let plain = MoveLimits {
+            plain: HashSet::from([h("0102")]),
+            ..base.clone()
+        };
+        assert_eq!(
+            cost(&plain, "0102"),
+            Some(1.0),
+            "the road does not apply: clear costs 1"
+        );
     }
 
     #[test]
