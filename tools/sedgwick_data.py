@@ -136,7 +136,8 @@ def build_map():
     paths = {
         "pike": [fix_chain(PLANK), fix_chain(PLANK_WEST)],
         "road": [fix_chain(TURNPIKE)],
-        "trail": [fix_chain(TRAIL_NORTH), fix_chain(TRAIL_SOUTH), fix_chain(RAILROAD)],
+        "trail": [fix_chain(TRAIL_NORTH), fix_chain(TRAIL_SOUTH)],
+        "railroad": [fix_chain(RAILROAD)],
     }
     road_hexes = {h for chains in paths.values() for ch in chains for h in ch}
     sides = []
@@ -205,7 +206,7 @@ def build_map():
         "    numbering: (orientation: FlatTop, shifted: Odd, order: RowColumn, columns: RightToLeft,",
         "                column_range: (0, 41), row_range: (10, 39)),",
         '    terrain_codes: {".": ["clear"], "w": ["woods"]},',
-        '    features: ["pike", "road", "trail", "stream", "bridge", "slope", "steep_slope", "improved"],',
+        '    features: ["pike", "road", "trail", "railroad", "stream", "bridge", "slope", "steep_slope", "improved"],',
         "    terrain: [",
     ]
     for r in ROWS:
