@@ -52,6 +52,9 @@ pub struct World {
     pub forced: VecDeque<Answer>,
     /// Forced draws (examples): the items the next draws take, in order.
     pub forced_draws: VecDeque<String>,
+    /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`): total time and
+    /// count per name, for `muster play --profile`. Never read by rules.
+    pub timers: IndexMap<String, (std::time::Duration, u64, Option<std::time::Instant>)>,
     /// How a human is asked.
     pub terminal: Box<dyn Terminal>,
 }
@@ -218,6 +221,19 @@ impl Game {
     /// Queues forced draws: the next `draw` calls take these items, in order.
     pub fn force_draws(&mut self, items: impl IntoIterator<Item = String>) {
         self.handle.0.borrow_mut().forced_draws.extend(items);
+    }
+
+    /// The script section timers: name, total time, times entered (see
+    /// `game.timer`).
+    #[must_use]
+    pub fn timers(&self) -> Vec<(String, std::time::Duration, u64)> {
+        self.handle
+            .0
+            .borrow()
+            .timers
+            .iter()
+            .map(|(k, (d, n, _))| (k.clone(), *d, *n))
+            .collect()
     }
 
     /// Forced draws not yet taken.
@@ -457,6 +473,7 @@ impl World {
             agents,
             forced: VecDeque::new(),
             forced_draws: VecDeque::new(),
+            timers: IndexMap::new(),
             terminal: Box::new(StdTerminal),
         }
     }

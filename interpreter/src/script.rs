@@ -11,14 +11,15 @@ use crate::error::{Error, Location};
 use crate::game::{GameHandle, World};
 use crate::hex::Hex;
 use crate::los::Verdict;
+use crate::moves;
 use crate::ruleset::Limits;
 use crate::search::{self, MoveLimits};
 use crate::table::{Cell, ColumnKey, Outcome, RowQuery};
 use crate::value::Value;
 use rhai::module_resolvers::FileModuleResolver;
 use rhai::{
-    Array, Dynamic, Engine, EvalAltResult, Map as RMap, Module, ModuleResolver, NativeCallContext,
-    Position, Shared, FLOAT, INT,
+    Array, Dynamic, Engine, EvalAltResult, FnPtr, Map as RMap, Module, ModuleResolver,
+    NativeCallContext, Position, Shared, FLOAT, INT,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -110,6 +111,9 @@ impl ModuleResolver for RulesetResolver {
 #[must_use]
 pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
     let mut engine = Engine::new();
+    // Scripts are compiled once and run many times: fold what can be folded. Every API
+    // function takes the game, so no call with side effects is folded away.
+    engine.set_optimization_level(rhai::OptimizationLevel::Full);
     engine.set_max_operations(limits.operations);
     engine.set_max_call_levels(limits.call_depth);
     engine.set_max_expr_depths(128, 64);
@@ -338,74 +342,65 @@ fn lookup(w: &World, table: &str, col: &Dynamic, row: &Dynamic, shift: INT) -> R
     Ok(Dynamic::from_map(m))
 }
 
-/// Asks a side to choose among options and returns the chosen option.
-fn choose(
-    ctx: &NativeCallContext,
+/// Which agent answers a decision among `n` options, and, unless it is the
+/// bot, which option it picks. `labels` builds the options' labels and is
+/// called only when a person or a forced answer needs them.
+fn pick_index(
     g: &GameHandle,
     side: &str,
     kind: &str,
-    options: Array,
-) -> Rr<Dynamic> {
-    if options.is_empty() {
+    n: usize,
+    labels: &dyn Fn() -> Vec<String>,
+) -> Rr<(usize, &'static str)> {
+    if n == 0 {
         return fail(format!(
             "{side} was asked to choose `{kind}` from no options"
         ));
     }
-    let labels: Vec<String> = options.iter().map(option_label).collect();
-    let (index, agent) = {
-        let mut w = g.0.borrow_mut();
-        if !w.agents.contains_key(side) {
-            return fail(format!("`{side}` is not a side of this ruleset"));
-        }
-        if options.len() == 1 {
-            // Nothing to decide: no agent is asked and no forced answer is used.
-            (0, "only")
-        } else if let Some(ans) = w.forced.pop_front() {
-            (ans.pick(&labels).map_err(|e| e.to_string())?, "forced")
-        } else {
-            let agent = w.agents[side].clone();
-            match agent {
-                crate::agent::AgentKind::Random => (
-                    w.agent_stream.below(options.len() as u32) as usize,
-                    "random",
-                ),
-                crate::agent::AgentKind::Replay(_) => {
-                    let Some(crate::agent::AgentKind::Replay(q)) = w.agents.get_mut(side) else {
-                        unreachable!()
-                    };
-                    match q.pop_front() {
-                        Some(i) if i < options.len() => (i, "replay"),
-                        Some(i) => return fail(format!("replayed answer {i} for {side}'s `{kind}` is illegal: there are {} options", options.len())),
-                        None => return fail(format!("the replay for {side} has no answer left for `{kind}`")),
-                    }
+    let mut w = g.0.borrow_mut();
+    if !w.agents.contains_key(side) {
+        return fail(format!("`{side}` is not a side of this ruleset"));
+    }
+    if n == 1 {
+        // Nothing to decide: no agent is asked and no forced answer is used.
+        return Ok((0, "only"));
+    }
+    if let Some(ans) = w.forced.pop_front() {
+        return Ok((ans.pick(&labels()).map_err(|e| e.to_string())?, "forced"));
+    }
+    let agent = w.agents[side].clone();
+    Ok(match agent {
+        crate::agent::AgentKind::Random => (w.agent_stream.below(n as u32) as usize, "random"),
+        crate::agent::AgentKind::Replay(_) => {
+            let Some(crate::agent::AgentKind::Replay(q)) = w.agents.get_mut(side) else {
+                unreachable!()
+            };
+            match q.pop_front() {
+                Some(i) if i < n => (i, "replay"),
+                Some(i) => return fail(format!(
+                    "replayed answer {i} for {side}'s `{kind}` is illegal: there are {n} options"
+                )),
+                None => {
+                    return fail(format!(
+                        "the replay for {side} has no answer left for `{kind}`"
+                    ))
                 }
-                crate::agent::AgentKind::Human => match w.terminal.ask(side, kind, &labels) {
-                    Some(i) => (i, "human"),
-                    None => {
-                        return fail(format!(
-                            "no answer from the terminal for {side}'s `{kind}` (end of input)"
-                        ))
-                    }
-                },
-                crate::agent::AgentKind::Bot => (usize::MAX, "bot"),
             }
         }
-    };
-    let index = if agent == "bot" {
-        // The borrow is released: the bot reads the game through the same handle.
-        let answer: Dynamic = ctx.call_fn(
-            "bot_choose",
-            (
-                g.clone(),
-                side.to_string(),
-                kind.to_string(),
-                options.clone(),
-            ),
-        )?;
-        bot_index(&answer, &options, side, kind)?
-    } else {
-        index
-    };
+        crate::agent::AgentKind::Human => match w.terminal.ask(side, kind, &labels()) {
+            Some(i) => (i, "human"),
+            None => {
+                return fail(format!(
+                    "no answer from the terminal for {side}'s `{kind}` (end of input)"
+                ))
+            }
+        },
+        crate::agent::AgentKind::Bot => (usize::MAX, "bot"),
+    })
+}
+
+/// Records a decision in the log.
+fn log_decision(g: &GameHandle, side: &str, kind: &str, index: usize, label: String, agent: &str) {
     let mut w = g.0.borrow_mut();
     let turn = w.state.turn;
     w.log.push(
@@ -414,11 +409,278 @@ fn choose(
             side: side.to_string(),
             kind: kind.to_string(),
             choice: index,
-            label: labels[index].clone(),
+            label,
             agent: agent.to_string(),
         },
     );
+}
+
+/// Asks the ruleset's bot (`fn bot_choose`) to pick among `options`.
+fn ask_bot(
+    ctx: &NativeCallContext,
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    options: &Array,
+) -> Rr<usize> {
+    // No borrow is held: the bot reads the game through the same handle.
+    let answer: Dynamic = ctx.call_fn(
+        "bot_choose",
+        (
+            g.clone(),
+            side.to_string(),
+            kind.to_string(),
+            options.clone(),
+        ),
+    )?;
+    bot_index(&answer, options, side, kind)
+}
+
+/// Asks a side to choose among options and returns the chosen option.
+fn choose(
+    ctx: &NativeCallContext,
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    options: Array,
+) -> Rr<Dynamic> {
+    let labels = || options.iter().map(option_label).collect::<Vec<_>>();
+    let (index, agent) = pick_index(g, side, kind, options.len(), &labels)?;
+    let index = if agent == "bot" {
+        ask_bot(ctx, g, side, kind, &options)?
+    } else {
+        index
+    };
+    log_decision(g, side, kind, index, option_label(&options[index]), agent);
     Ok(options[index].clone())
+}
+
+/// A number a script passed as INT or FLOAT.
+fn number_arg(d: &Dynamic, what: &str) -> Rr<FLOAT> {
+    d.as_float()
+        .or_else(|_| d.as_int().map(|i| i as FLOAT))
+        .or_else(|t| fail(format!("{what} must be a number, not {t}")))
+}
+
+/// The bot's wish for a move (`choice.rank`), read into a [`moves::Rank`].
+fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
+    let Some(m) = d.read_lock::<RMap>() else {
+        return fail(
+            "`rank` must be a map (goals, keep, weight, hexes, terrain, stay)".to_string(),
+        );
+    };
+    let mut rank = moves::Rank {
+        weight: 10,
+        ..moves::Rank::default()
+    };
+    for (k, v) in m.iter() {
+        match k.as_str() {
+            "goals" => {
+                rank.goals = w.hexes(
+                    &v.clone()
+                        .into_array()
+                        .map_err(|t| format!("`rank.goals` must be an array, not {t}"))?,
+                )?
+            }
+            "keep" => rank.keep = number_arg(v, "`rank.keep`")? as i64,
+            "weight" => rank.weight = number_arg(v, "`rank.weight`")? as i64,
+            "stay" => rank.stay = number_arg(v, "`rank.stay`")? as i64,
+            "hexes" | "terrain" => {
+                for e in v.clone().into_array().map_err(|t| {
+                    format!("`rank.{k}` must be an array of [list, points], not {t}")
+                })? {
+                    let pair = e
+                        .into_array()
+                        .map_err(|t| format!("`rank.{k}` entries are [list, points], not {t}"))?;
+                    let (Some(list), Some(points)) = (pair.first(), pair.get(1)) else {
+                        return fail(format!("`rank.{k}` entries are [list, points]"));
+                    };
+                    let list = list
+                        .clone()
+                        .into_array()
+                        .map_err(|t| format!("`rank.{k}`: a list, not {t}"))?;
+                    let points = number_arg(points, "points")? as i64;
+                    if k == "hexes" {
+                        rank.hexes
+                            .push((w.hexes(&list)?.into_iter().collect(), points));
+                    } else {
+                        let tags: Vec<String> = list.iter().map(ToString::to_string).collect();
+                        rank.terrain.push((w.map.tag_mask(&tags), points));
+                    }
+                }
+            }
+            other => {
+                return fail(format!(
+                    "unknown `rank` key `{other}` (goals, keep, weight, hexes, terrain, stay)"
+                ))
+            }
+        }
+    }
+    Ok(rank)
+}
+
+/// One unit's move as a single decision (see [`moves`]): the destinations
+/// `reachable` finds from `from` under `limits`, filtered by `choice`
+/// (`stay`, `exclude`, `exclude_terrain`), then `choice.extra` options.
+/// A bot with a `choice.rank` is answered in Rust; a bot without one gets
+/// every option in `bot_choose`. The chosen destination comes back as
+/// `#{ kind: "stay" | "move", hex, cost, label }` plus `choice.fields`.
+#[allow(clippy::too_many_arguments)]
+fn choose_move(
+    ctx: &NativeCallContext,
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    from: &str,
+    profile: &str,
+    mp: &Dynamic,
+    limits: &RMap,
+    choice: &RMap,
+) -> Rr<Dynamic> {
+    for k in choice.keys() {
+        if ![
+            "stay",
+            "exclude",
+            "exclude_terrain",
+            "extra",
+            "fields",
+            "label",
+            "rank",
+        ]
+        .contains(&k.as_str())
+        {
+            return fail(format!(
+                "unknown move choice key `{k}` (stay, exclude, exclude_terrain, extra, fields, label, rank)"
+            ));
+        }
+    }
+    let array = |key: &str| -> Rr<Array> {
+        match choice.get(key) {
+            None => Ok(Array::new()),
+            Some(d) => d
+                .clone()
+                .into_array()
+                .or_else(|t| fail(format!("`{key}` must be an array, not {t}"))),
+        }
+    };
+    let extras = array("extra")?;
+    let prefix = choice
+        .get("label")
+        .map_or_else(|| "move to".to_string(), ToString::to_string);
+    let fields: RMap = choice
+        .get("fields")
+        .and_then(|d| d.read_lock::<RMap>().map(|m| m.clone()))
+        .unwrap_or_default();
+    let (map, dests) = {
+        let w = g.0.borrow();
+        let lim = move_limits(&w, number_arg(mp, "mp")?, limits)?;
+        let start = w.hex(from)?;
+        let (reach, _) = search::reachable(&w.map, w.profile(profile)?, start, &lim);
+        let tags: Vec<String> = array("exclude_terrain")?
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let filter = moves::Filter {
+            stay: choice
+                .get("stay")
+                .and_then(|d| d.as_bool().ok())
+                .unwrap_or(true),
+            exclude: w.hexes(&array("exclude")?)?.into_iter().collect(),
+            exclude_terrain: w.map.tag_mask(&tags),
+        };
+        let dests = moves::destinations(&w.map, start, &reach, &filter);
+        (w.map.clone(), dests)
+    };
+    let option = |i: usize| -> Dynamic {
+        if i >= dests.len() {
+            return extras[i - dests.len()].clone();
+        }
+        let d = &dests[i];
+        let mut m = fields.clone();
+        m.insert("kind".into(), (if d.stay { "stay" } else { "move" }).into());
+        m.insert("hex".into(), map.id(d.hex).into());
+        m.insert("cost".into(), Dynamic::from_float(d.cost));
+        m.insert("label".into(), moves::label(&map, &prefix, d).into());
+        Dynamic::from_map(m)
+    };
+    let n = dests.len() + extras.len();
+    let labels = || (0..n).map(|i| option_label(&option(i))).collect::<Vec<_>>();
+    let (index, agent) = pick_index(g, side, kind, n, &labels)?;
+    let index = match (agent, choice.get("rank")) {
+        ("bot", Some(r)) => {
+            // A closure is called only now, when a bot is asked.
+            let r = match r.read_lock::<FnPtr>() {
+                Some(f) => f.call_within_context::<Dynamic>(ctx, ())?,
+                None => r.clone(),
+            };
+            let rank = move_rank(&g.0.borrow(), &r)?;
+            let scores: Vec<Option<i64>> = extras
+                .iter()
+                .map(|e| {
+                    e.read_lock::<RMap>()
+                        .and_then(|m| m.get("score").and_then(|s| number_arg(s, "score").ok()))
+                        .map(|s| s as i64)
+                })
+                .collect();
+            rank.best(&map, &dests, &scores)
+        }
+        ("bot", None) => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect())?,
+        _ => index,
+    };
+    let chosen = option(index);
+    log_decision(g, side, kind, index, option_label(&chosen), agent);
+    Ok(chosen)
+}
+
+/// Text or a list of text from a script (`kind: "gun"` or `kind: ["gun", "train"]`).
+fn text_list(d: &Dynamic, key: &str) -> Rr<Vec<String>> {
+    if d.is_string() {
+        return Ok(vec![d.to_string()]);
+    }
+    match d.read_lock::<Array>() {
+        Some(a) => Ok(a.iter().map(ToString::to_string).collect()),
+        None => fail(format!(
+            "`{key}` must be text or a list of text, not {}",
+            d.type_name()
+        )),
+    }
+}
+
+/// A unit filter from a script's map (see [`crate::query`]).
+fn unit_filter(w: &World, m: &RMap) -> Rr<crate::query::UnitFilter> {
+    let mut f = crate::query::UnitFilter::default();
+    let mut within = 1;
+    let mut near = None;
+    for (k, v) in m.iter() {
+        match k.as_str() {
+            "side" => f.side = Some(v.to_string()),
+            "not_side" => f.not_side = Some(v.to_string()),
+            "at" => f.at = Some(w.hex(&v.to_string())?),
+            "near" => near = Some(w.hex(&v.to_string())?),
+            "within" => within = number_arg(v, "`within`")?.max(0.0) as u32,
+            "on_map" => f.on_map = Some(v.as_bool().or_else(|t| fail(format!("`on_map` must be true or false, not {t}")))?),
+            "kind" => f.kind = text_list(v, "kind")?,
+            "kind_not" => f.kind_not = text_list(v, "kind_not")?,
+            "has" => f.has = text_list(v, "has")?,
+            "lacks" => f.lacks = text_list(v, "lacks")?,
+            "face" => f.face = Some(v.to_string()),
+            "props" => {
+                let Some(p) = v.read_lock::<RMap>() else {
+                    return fail("`props` must be a map".to_string());
+                };
+                for (pk, pv) in p.iter() {
+                    f.props.insert(pk.to_string(), to_value(pv)?);
+                }
+            }
+            other => {
+                return fail(format!(
+                    "unknown unit filter key `{other}` (side, not_side, at, near, within, on_map, kind, kind_not, has, lacks, face, props)"
+                ))
+            }
+        }
+    }
+    f.near = near.map(|h| (h, within));
+    Ok(f)
 }
 
 /// The index a bot's answer picks: an index, or one of the options.
@@ -703,6 +965,35 @@ fn register_state_api(engine: &mut Engine) {
         g.0.borrow_mut().event(kind, text.to_string())
     });
     // Decisions.
+    // Profiling aids for ruleset authors (`muster play --profile`): time spent between
+    // `game.timer(name)` and `game.timer_end(name)`. Rules never see the times.
+    engine.register_fn("timer", |g: &mut GameHandle, name: &str| {
+        let mut w = g.0.borrow_mut();
+        w.timers.entry(name.to_string()).or_default().2 = Some(std::time::Instant::now());
+    });
+    engine.register_fn("timer_end", |g: &mut GameHandle, name: &str| {
+        let mut w = g.0.borrow_mut();
+        let t = w.timers.entry(name.to_string()).or_default();
+        if let Some(start) = t.2.take() {
+            t.0 += start.elapsed();
+            t.1 += 1;
+        }
+    });
+    engine.register_fn(
+        "choose_move",
+        |ctx: NativeCallContext,
+         g: &mut GameHandle,
+         side: &str,
+         kind: &str,
+         from: &str,
+         profile: &str,
+         mp: Dynamic,
+         limits: RMap,
+         choice: RMap|
+         -> Rr<Dynamic> {
+            choose_move(&ctx, g, side, kind, from, profile, &mp, &limits, &choice)
+        },
+    );
     engine.register_fn(
         "choose",
         |ctx: NativeCallContext,
@@ -741,6 +1032,41 @@ fn register_unit_api(engine: &mut Engine) {
             .map(|u| Dynamic::from(u.id.clone()))
             .collect())
     });
+    engine.register_fn(
+        "units_where",
+        |g: &mut GameHandle, filter: RMap| -> Rr<Array> {
+            let w = g.0.borrow();
+            let f = unit_filter(&w, &filter)?;
+            Ok(w.state
+                .units
+                .values()
+                .filter(|u| f.accepts(u))
+                .map(|u| Dynamic::from(u.id.clone()))
+                .collect())
+        },
+    );
+    engine.register_fn(
+        "hexes_where",
+        |g: &mut GameHandle, filter: RMap| -> Rr<Array> {
+            let w = g.0.borrow();
+            let f = unit_filter(&w, &filter)?;
+            let mut seen: indexmap::IndexSet<Hex> = indexmap::IndexSet::new();
+            for u in w.state.units.values() {
+                if let Some(h) = u.location.filter(|_| f.accepts(u)) {
+                    seen.insert(h);
+                }
+            }
+            Ok(seen.into_iter().map(|h| w.map.id(h).into()).collect())
+        },
+    );
+    engine.register_fn(
+        "count_where",
+        |g: &mut GameHandle, filter: RMap| -> Rr<INT> {
+            let w = g.0.borrow();
+            let f = unit_filter(&w, &filter)?;
+            Ok(w.state.units.values().filter(|u| f.accepts(u)).count() as INT)
+        },
+    );
     engine.register_fn("units_on_map", |g: &mut GameHandle, side: &str| -> Array {
         g.0.borrow()
             .state
@@ -916,6 +1242,33 @@ fn register_unit_api(engine: &mut Engine) {
         "remove_marker",
         |g: &mut GameHandle, id: &str, m: &str| -> Rr<bool> {
             Ok(g.0.borrow_mut().unit_mut(id)?.markers.shift_remove(m))
+        },
+    );
+    engine.register_fn("clear_markers", |g: &mut GameHandle, markers: Array| {
+        // Takes these markers off every unit (the end of a phase, say).
+        let names: Vec<String> = markers.iter().map(ToString::to_string).collect();
+        for u in g.0.borrow_mut().state.units.values_mut() {
+            for m in &names {
+                u.markers.shift_remove(m);
+            }
+        }
+    });
+    engine.register_fn(
+        "hexes_with_count",
+        |g: &mut GameHandle, side: &str, n: INT| -> Array {
+            // The hexes holding at least `n` units of `side` (a full stack, say).
+            let w = g.0.borrow();
+            let mut counts: indexmap::IndexMap<Hex, INT> = indexmap::IndexMap::new();
+            for u in w.state.units.values() {
+                if let Some(h) = u.location.filter(|_| u.side == side) {
+                    *counts.entry(h).or_default() += 1;
+                }
+            }
+            counts
+                .into_iter()
+                .filter(|(_, c)| *c >= n)
+                .map(|(h, _)| w.map.id(h).into())
+                .collect()
         },
     );
     // Hex markers.
@@ -1195,6 +1548,27 @@ fn register_map_api(engine: &mut Engine) {
         |g: &mut GameHandle, from: &str, to: &str| -> Rr<bool> {
             let w = g.0.borrow();
             Ok(w.zoc.reaches(&w.map, w.hex(from)?, w.hex(to)?))
+        },
+    );
+    engine.register_fn(
+        "zoc_linked",
+        |g: &mut GameHandle, from: Array, to: Array| -> Rr<Array> {
+            // The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from`
+            // (`zoc_reaches(from, to)` for some pair), in the order of `to`.
+            let w = g.0.borrow();
+            let from: HashSet<Hex> = w.hexes(&from)?.into_iter().collect();
+            let mut out = Array::new();
+            for t in w.hexes(&to)? {
+                let linked = w
+                    .map
+                    .neighbours(t)
+                    .into_iter()
+                    .any(|n| from.contains(&n) && w.zoc.reaches(&w.map, n, t));
+                if linked {
+                    out.push(w.map.id(t).into());
+                }
+            }
+            Ok(out)
         },
     );
     engine.register_fn("zoc", |g: &mut GameHandle, hexes: Array| -> Rr<Array> {

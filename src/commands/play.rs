@@ -34,6 +34,9 @@ pub struct Args {
     /// Print no narration, only the result.
     #[arg(long, short)]
     pub quiet: bool,
+    /// After the game, print the script section timers (`game.timer(name)`) to standard error.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// Runs `muster play`.
@@ -48,7 +51,11 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         Some(save) => Game::resume(save, &opts)?,
         None => Game::from_scenario(&a.scenario, &opts)?,
     };
+    let started = std::time::Instant::now();
     let outcome = play_out(&mut game, a.save.as_deref());
+    if a.profile {
+        print_profile(&game, started.elapsed());
+    }
     if let Some(p) = &a.log {
         write_atomically(p, &game.log().to_jsonl())?;
     }
@@ -112,5 +119,20 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
     match &r.winner {
         Some(w) => out!("  winner: {w}"),
         None => out!("  result: draw"),
+    }
+}
+
+/// The script section timers, slowest first, beside the whole game's time.
+fn print_profile(game: &Game, total: std::time::Duration) {
+    let mut timers = game.timers();
+    timers.sort_by_key(|t| std::cmp::Reverse(t.1));
+    eprintln!("game: {:.1} ms", total.as_secs_f64() * 1e3);
+    for (name, t, n) in timers {
+        eprintln!(
+            "  {name:<32} {:>9.2} ms {:>5.1}% {n:>7} x {:>8.1} us",
+            t.as_secs_f64() * 1e3,
+            100.0 * t.as_secs_f64() / total.as_secs_f64().max(1e-9),
+            t.as_secs_f64() * 1e6 / (n.max(1) as f64)
+        );
     }
 }

@@ -1,0 +1,215 @@
+//! A unit's move as one decision: the destinations a movement search
+//! reaches, filtered by the ruleset's data, offered to the side's agent
+//! without building a script value per hex, and ranked in Rust for a bot
+//! that describes what it wants (goals, a distance to keep, adjustments).
+//!
+//! Scripts call it as `game.choose_move(...)` (see `script.rs`); this module
+//! holds the parts that need no script engine.
+
+use crate::hex::Hex;
+use crate::map::Map;
+use std::collections::HashSet;
+
+/// One destination offered: staying put, or a hex with the MP it costs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Destination {
+    /// The hex.
+    pub hex: Hex,
+    /// MP spent to get there (0 for staying).
+    pub cost: f64,
+    /// Whether this is the unit staying where it is.
+    pub stay: bool,
+}
+
+/// Which reached hexes may be offered.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Offer staying in the start hex first.
+    pub stay: bool,
+    /// Hexes not to offer (a full stack, say).
+    pub exclude: HashSet<Hex>,
+    /// A hex with any of these terrain tags is not offered (a tag mask).
+    pub exclude_terrain: u64,
+}
+
+/// The destinations to offer, in a fixed order: staying first, then the
+/// hexes as the search returned them (cheapest first, ties by hex).
+#[must_use]
+pub fn destinations(
+    map: &Map,
+    start: Hex,
+    reach: &[(Hex, f64)],
+    filter: &Filter,
+) -> Vec<Destination> {
+    let mut out = Vec::with_capacity(reach.len() + 1);
+    if filter.stay {
+        out.push(Destination {
+            hex: start,
+            cost: 0.0,
+            stay: true,
+        });
+    }
+    out.extend(
+        reach
+            .iter()
+            .filter(|(h, _)| {
+                *h != start
+                    && !filter.exclude.contains(h)
+                    && map.tag_bits(*h) & filter.exclude_terrain == 0
+            })
+            .map(|&(hex, cost)| Destination {
+                hex,
+                cost,
+                stay: false,
+            }),
+    );
+    out
+}
+
+/// A bot's wish, as data: closeness to goals (or a distance to keep from
+/// them), plus or minus points for given hexes or terrain. Higher is better.
+#[derive(Clone, Debug, Default)]
+pub struct Rank {
+    /// The hexes to close on (the nearest counts).
+    pub goals: Vec<Hex>,
+    /// The distance from the nearest goal to keep (0: as close as possible).
+    pub keep: i64,
+    /// Points per hex of distance from `keep`.
+    pub weight: i64,
+    /// Points added for standing in certain hexes.
+    pub hexes: Vec<(HashSet<Hex>, i64)>,
+    /// Points added for certain terrain (a tag mask).
+    pub terrain: Vec<(u64, i64)>,
+    /// Points added for staying put.
+    pub stay: i64,
+}
+
+impl Rank {
+    /// The score of one destination.
+    #[must_use]
+    pub fn score(&self, map: &Map, d: &Destination) -> i64 {
+        let mut score = 0;
+        if let Some(near) = self
+            .goals
+            .iter()
+            .map(|g| i64::from(d.hex.distance(*g)))
+            .min()
+        {
+            score -= self.weight * (near - self.keep).abs();
+        }
+        for (set, points) in &self.hexes {
+            if set.contains(&d.hex) {
+                score += points;
+            }
+        }
+        let tags = map.tag_bits(d.hex);
+        for (mask, points) in &self.terrain {
+            if tags & mask != 0 {
+                score += points;
+            }
+        }
+        if d.stay {
+            score += self.stay;
+        }
+        score
+    }
+
+    /// The index of the best option: destinations first, then the extra
+    /// options with their own scores (`None`: never picked by rank). The
+    /// first of equal scores wins, so the order of the options breaks ties.
+    #[must_use]
+    pub fn best(&self, map: &Map, dests: &[Destination], extras: &[Option<i64>]) -> usize {
+        let scores = dests
+            .iter()
+            .map(|d| Some(self.score(map, d)))
+            .chain(extras.iter().copied());
+        let mut best = (0, None);
+        for (i, s) in scores.enumerate() {
+            if s.is_some() && (best.1.is_none() || s > best.1) {
+                best = (i, s);
+            }
+        }
+        best.0
+    }
+}
+
+/// The label a person sees for a destination.
+#[must_use]
+pub fn label(map: &Map, prefix: &str, d: &Destination) -> String {
+    if d.stay {
+        format!("stay in {}", map.id(d.hex))
+    } else {
+        format!("{prefix} {} ({} MP)", map.id(d.hex), mp_text(d.cost))
+    }
+}
+
+/// MP as scripts print them: `3.0`, `1.5`.
+fn mp_text(mp: f64) -> String {
+    if mp.fract() == 0.0 {
+        format!("{mp:.1}")
+    } else {
+        format!("{mp}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Map;
+    use std::path::Path;
+
+    fn map() -> Map {
+        Map::load(Path::new("../tests/demo/scenarios/demo/maps/field.ron")).unwrap()
+    }
+
+    #[test]
+    fn destinations_keep_their_order_and_filters() {
+        let m = map();
+        let h = |id: &str| m.parse(id).unwrap();
+        let reach = vec![
+            (h("0101"), 0.0),
+            (h("0102"), 1.0),
+            (h("0201"), 1.0),
+            (h("0103"), 2.0),
+        ];
+        let filter = Filter {
+            stay: true,
+            exclude: HashSet::from([h("0201")]),
+            exclude_terrain: 0,
+        };
+        let d = destinations(&m, h("0101"), &reach, &filter);
+        let ids: Vec<String> = d.iter().map(|x| m.id(x.hex)).collect();
+        assert_eq!(ids, ["0101", "0102", "0103"]);
+        assert!(d[0].stay && !d[1].stay);
+        assert_eq!(label(&m, "move to", &d[1]), "move to 0102 (1.0 MP)");
+    }
+
+    #[test]
+    fn rank_closes_on_goals_keeps_distance_and_adds_points() {
+        let m = map();
+        let h = |id: &str| m.parse(id).unwrap();
+        let dests: Vec<Destination> = ["0101", "0103", "0105"]
+            .iter()
+            .map(|x| Destination {
+                hex: h(x),
+                cost: 1.0,
+                stay: false,
+            })
+            .collect();
+        let mut rank = Rank {
+            goals: vec![h("0106")],
+            weight: 10,
+            ..Rank::default()
+        };
+        assert_eq!(rank.best(&m, &dests, &[]), 2, "closest to the goal");
+        rank.keep = 3;
+        assert_eq!(rank.best(&m, &dests, &[]), 1, "three hexes off");
+        rank.hexes.push((HashSet::from([h("0101")]), 100));
+        assert_eq!(rank.best(&m, &dests, &[]), 0, "the bonus hex");
+        assert_eq!(
+            rank.best(&m, &dests, &[Some(1000), None]),
+            3,
+            "an extra option scores its own"
+        );
+    }
+}

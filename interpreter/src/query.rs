@@ -1,0 +1,138 @@
+//! Unit queries: the units (or their hexes) that match a filter, found in one
+//! pass in Rust instead of a script loop of several calls per unit.
+//!
+//! Scripts call `game.units_where(filter)` and `game.hexes_where(filter)`
+//! with a map; every key is optional and all must hold:
+//!
+//! | key | the unit ... |
+//! |---|---|
+//! | `side` / `not_side` | belongs / does not belong to this side |
+//! | `at` | stands in this hex |
+//! | `near` + `within` | stands within `within` hexes (default 1) of this hex |
+//! | `on_map` | is (true) or is not (false) on the map |
+//! | `kind` / `kind_not` | has one / none of these kinds (text or list) |
+//! | `has` / `lacks` | carries all / none of these markers |
+//! | `props` | has these property values |
+//! | `face` | has this face up |
+
+use crate::hex::Hex;
+use crate::state::Unit;
+use crate::value::Value;
+use indexmap::IndexMap;
+
+/// A filter on units, read from a script's map.
+#[derive(Clone, Debug, Default)]
+pub struct UnitFilter {
+    /// The unit's side.
+    pub side: Option<String>,
+    /// A side the unit is not on.
+    pub not_side: Option<String>,
+    /// The hex it stands in.
+    pub at: Option<Hex>,
+    /// A hex it stands near, and how near.
+    pub near: Option<(Hex, u32)>,
+    /// Whether it is on the map.
+    pub on_map: Option<bool>,
+    /// Kinds it may have (empty: any).
+    pub kind: Vec<String>,
+    /// Kinds it may not have.
+    pub kind_not: Vec<String>,
+    /// Markers it must carry.
+    pub has: Vec<String>,
+    /// Markers it must not carry.
+    pub lacks: Vec<String>,
+    /// Property values it must have.
+    pub props: IndexMap<String, Value>,
+    /// The face it must have up.
+    pub face: Option<String>,
+}
+
+impl UnitFilter {
+    /// Whether a unit passes every test.
+    #[must_use]
+    pub fn accepts(&self, u: &Unit) -> bool {
+        if self.side.as_ref().is_some_and(|s| *s != u.side)
+            || self.not_side.as_ref().is_some_and(|s| *s == u.side)
+        {
+            return false;
+        }
+        if self.at.is_some() && u.location != self.at {
+            return false;
+        }
+        if let Some((h, r)) = self.near {
+            if u.location.is_none_or(|l| l.distance(h) > r) {
+                return false;
+            }
+        }
+        if self.on_map.is_some_and(|m| m != u.location.is_some()) {
+            return false;
+        }
+        if !self.kind.is_empty() && !self.kind.contains(&u.kind) || self.kind_not.contains(&u.kind)
+        {
+            return false;
+        }
+        if !self.has.iter().all(|m| u.markers.contains(m))
+            || self.lacks.iter().any(|m| u.markers.contains(m))
+        {
+            return false;
+        }
+        if self.face.as_ref().is_some_and(|f| *f != u.face) {
+            return false;
+        }
+        self.props.iter().all(|(k, v)| u.props.get(k) == Some(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indexmap::IndexSet;
+
+    fn unit(id: &str, side: &str, kind: &str, at: Option<Hex>, markers: &[&str]) -> Unit {
+        Unit {
+            id: id.into(),
+            name: id.into(),
+            side: side.into(),
+            kind: kind.into(),
+            strength: 1,
+            rating: 1,
+            location: at,
+            facing: None,
+            face: "front".into(),
+            markers: markers
+                .iter()
+                .map(|m| (*m).to_string())
+                .collect::<IndexSet<_>>(),
+            props: IndexMap::from([("brigade".to_string(), Value::Str("a".into()))]),
+        }
+    }
+
+    #[test]
+    fn every_test_must_hold() {
+        let here = Hex::new(0, 0);
+        let u = unit("u", "red", "foot", Some(here), &["tired"]);
+        let mut f = UnitFilter {
+            side: Some("red".into()),
+            on_map: Some(true),
+            ..UnitFilter::default()
+        };
+        assert!(f.accepts(&u));
+        f.lacks = vec!["tired".into()];
+        assert!(!f.accepts(&u));
+        f.lacks.clear();
+        f.kind_not = vec!["foot".into()];
+        assert!(!f.accepts(&u));
+        f.kind_not.clear();
+        f.near = Some((Hex::new(2, 0), 1));
+        assert!(!f.accepts(&u));
+        f.near = Some((Hex::new(2, 0), 2));
+        assert!(f.accepts(&u));
+        f.props.insert("brigade".into(), Value::Str("b".into()));
+        assert!(!f.accepts(&u));
+        assert!(!UnitFilter {
+            on_map: Some(true),
+            ..UnitFilter::default()
+        }
+        .accepts(&unit("v", "red", "foot", None, &[])));
+    }
+}
