@@ -253,12 +253,21 @@ impl Map {
         &self.places
     }
 
-    /// A named area, or a map edge: `edge:north`, `edge:east` ... (directions
-    /// of the map's orientation).
+    /// A named area, a map edge: `edge:north`, `edge:east` ... (directions
+    /// of the map's orientation), or `edge`: every edge hex.
     #[must_use]
     pub fn area(&self, name: &str) -> Option<Vec<Hex>> {
         if let Some(a) = self.areas.get(name) {
             return Some(a.clone());
+        }
+        if name == "edge" {
+            // Every hex on any edge of the map.
+            return Some(
+                self.hexes()
+                    .into_iter()
+                    .filter(|h| (0..6).any(|d| !self.contains(h.neighbour(d))))
+                    .collect(),
+            );
         }
         let dir = name.strip_prefix("edge:")?;
         let dirs = direction_names(self.numbering.orientation);

@@ -377,9 +377,11 @@ fn pick_index(
             };
             match q.pop_front() {
                 Some(i) if i < n => (i, "replay"),
-                Some(i) => return fail(format!(
+                Some(i) => {
+                    return fail(format!(
                     "replayed answer {i} for {side}'s `{kind}` is illegal: there are {n} options"
-                )),
+                ))
+                }
                 None => {
                     return fail(format!(
                         "the replay for {side} has no answer left for `{kind}`"
@@ -1060,6 +1062,31 @@ fn register_unit_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "prop_sums",
+        |g: &mut GameHandle, filter: RMap, prop: &str| -> Rr<RMap> {
+            // Per hex, the sum of a numeric property over the units on the map that match the
+            // filter (stacking values, say). Units without the property count 0.
+            let w = g.0.borrow();
+            let f = unit_filter(&w, &filter)?;
+            let mut sums: indexmap::IndexMap<Hex, FLOAT> = indexmap::IndexMap::new();
+            for u in w.state.units.values() {
+                let Some(h) = u.location.filter(|_| f.accepts(u)) else {
+                    continue;
+                };
+                let v = match u.props.get(prop) {
+                    Some(Value::Int(i)) => *i as FLOAT,
+                    Some(Value::Float(x)) => *x,
+                    _ => 0.0,
+                };
+                *sums.entry(h).or_default() += v;
+            }
+            Ok(sums
+                .into_iter()
+                .map(|(h, v)| (w.map.id(h).into(), Dynamic::from_float(v)))
+                .collect())
+        },
+    );
+    engine.register_fn(
         "count_where",
         |g: &mut GameHandle, filter: RMap| -> Rr<INT> {
             let w = g.0.borrow();
@@ -1548,6 +1575,23 @@ fn register_map_api(engine: &mut Engine) {
         |g: &mut GameHandle, from: &str, to: &str| -> Rr<bool> {
             let w = g.0.borrow();
             Ok(w.zoc.reaches(&w.map, w.hex(from)?, w.hex(to)?))
+        },
+    );
+    engine.register_fn(
+        "hexes_within_any",
+        |g: &mut GameHandle, hexes: Array, r: INT| -> Rr<Array> {
+            // Every map hex within `r` of any of `hexes` (themselves included), each once, in
+            // the order found: the hexes next to the enemy, a zone around the guns ...
+            let w = g.0.borrow();
+            let mut seen: indexmap::IndexSet<Hex> = indexmap::IndexSet::new();
+            for h in w.hexes(&hexes)? {
+                for x in h.within(r.max(0) as u32) {
+                    if w.map.contains(x) {
+                        seen.insert(x);
+                    }
+                }
+            }
+            Ok(seen.into_iter().map(|h| w.map.id(h).into()).collect())
         },
     );
     engine.register_fn(
