@@ -1087,6 +1087,28 @@ fn register_unit_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "sum_where",
+        |g: &mut GameHandle, filter: RMap, field: &str| -> Rr<FLOAT> {
+            // The sum of `strength`, `rating` or a numeric property over the matching units.
+            let w = g.0.borrow();
+            let f = unit_filter(&w, &filter)?;
+            Ok(w.state
+                .units
+                .values()
+                .filter(|u| f.accepts(u))
+                .map(|u| match field {
+                    "strength" => u.strength as FLOAT,
+                    "rating" => u.rating as FLOAT,
+                    prop => match u.props.get(prop) {
+                        Some(Value::Int(i)) => *i as FLOAT,
+                        Some(Value::Float(x)) => *x,
+                        _ => 0.0,
+                    },
+                })
+                .sum())
+        },
+    );
+    engine.register_fn(
         "count_where",
         |g: &mut GameHandle, filter: RMap| -> Rr<INT> {
             let w = g.0.borrow();
