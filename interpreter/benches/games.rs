@@ -1,7 +1,8 @@
 //! Whole-game benchmarks, each beside a baseline from the same run:
 //!
-//! - a Last Victory game, bot against bot, beside a Crossroads demo game;
-//! - ruleset + scenario + map load time of Last Victory, beside the demo's;
+//! - a Last Victory game and a Sedgwick Attacks scenario (16.1), bot against bot, beside a
+//!   Crossroads demo game;
+//! - ruleset + scenario + map load time of Last Victory and Sedgwick Attacks, beside the demo's;
 //! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up).
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -15,6 +16,7 @@ use std::time::Duration;
 
 const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
 const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";
+const SEDGWICK: &str = "../scenarios/sedgwick_attacks/rebel_ambush.ron";
 
 fn play(scenario: &Scenario, ruleset: &Rc<Ruleset>, seed: u64) -> i64 {
     let opts = GameOptions {
@@ -31,6 +33,7 @@ fn whole_games(c: &mut Criterion) {
     for (name, path) in [
         ("baseline_crossroads_demo", DEMO),
         ("last_victory", LAST_VICTORY),
+        ("sedgwick_rebel_ambush", SEDGWICK),
     ] {
         let scenario = Scenario::load(Path::new(path)).expect("scenario");
         let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir()).expect("ruleset"));
@@ -50,6 +53,7 @@ fn load_times(c: &mut Criterion) {
     for (name, path) in [
         ("baseline_crossroads_demo", DEMO),
         ("last_victory", LAST_VICTORY),
+        ("sedgwick_rebel_ambush", SEDGWICK),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
