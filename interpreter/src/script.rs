@@ -1617,6 +1617,32 @@ fn register_map_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "adjacent_across",
+        |g: &mut GameHandle, from: Array, to: Array, blocked_by: Array, crossings: Array| -> Rr<Array> {
+            // The hexes of `to` next to a hex of `from` across a side that has none of the
+            // `blocked_by` features, or has one of the `crossings` (an attack over a creek only
+            // at a ford or bridge, say), in the order of `to`.
+            let w = g.0.borrow();
+            let from: HashSet<Hex> = w.hexes(&from)?.into_iter().collect();
+            let feature_mask = |names: &Array| -> u64 {
+                let names: Vec<String> = names.iter().map(ToString::to_string).collect();
+                w.map.feature_mask(&names)
+            };
+            let (blocked, crossing) = (feature_mask(&blocked_by), feature_mask(&crossings));
+            let mut out = Array::new();
+            for t in w.hexes(&to)? {
+                let open = w.map.neighbours(t).into_iter().any(|n| {
+                    let side = w.map.side_bits(n, t);
+                    from.contains(&n) && (side & blocked == 0 || side & crossing != 0)
+                });
+                if open {
+                    out.push(w.map.id(t).into());
+                }
+            }
+            Ok(out)
+        },
+    );
+    engine.register_fn(
         "zoc_linked",
         |g: &mut GameHandle, from: Array, to: Array| -> Rr<Array> {
             // The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from`
