@@ -23,6 +23,7 @@ use rhai::{
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 /// The result type of registered functions.
 pub type Rr<T> = Result<T, Box<EvalAltResult>>;
@@ -457,6 +458,29 @@ fn choose(
     Ok(options[index].clone())
 }
 
+/// A set of hexes held in Rust (`game.hexset(list)`): cheap to pass from
+/// script function to function (a shared pointer, where an array is copied)
+/// and accepted wherever the search and move calls take a list of hexes.
+#[derive(Clone)]
+pub struct HexSet {
+    hexes: Rc<(Vec<Hex>, HashSet<Hex>)>,
+    map: Rc<crate::map::Map>,
+}
+
+/// A list of hexes from a script: an array of ids or a [`HexSet`].
+fn hex_list(w: &World, d: &Dynamic, what: &str) -> Rr<Vec<Hex>> {
+    if let Some(set) = d.read_lock::<HexSet>() {
+        return Ok(set.hexes.0.clone());
+    }
+    match d.read_lock::<Array>() {
+        Some(a) => w.hexes(&a),
+        None => fail(format!(
+            "{what} must be a list of hex ids or a hex set, not {}",
+            d.type_name()
+        )),
+    }
+}
+
 /// A number a script passed as INT or FLOAT.
 fn number_arg(d: &Dynamic, what: &str) -> Rr<FLOAT> {
     d.as_float()
@@ -477,13 +501,7 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
     };
     for (k, v) in m.iter() {
         match k.as_str() {
-            "goals" => {
-                rank.goals = w.hexes(
-                    &v.clone()
-                        .into_array()
-                        .map_err(|t| format!("`rank.goals` must be an array, not {t}"))?,
-                )?
-            }
+            "goals" => rank.goals = hex_list(w, v, "`rank.goals`")?,
             "keep" => rank.keep = number_arg(v, "`rank.keep`")? as i64,
             "weight" => rank.weight = number_arg(v, "`rank.weight`")? as i64,
             "stay" => rank.stay = number_arg(v, "`rank.stay`")? as i64,
@@ -497,15 +515,18 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
                     let (Some(list), Some(points)) = (pair.first(), pair.get(1)) else {
                         return fail(format!("`rank.{k}` entries are [list, points]"));
                     };
-                    let list = list
-                        .clone()
-                        .into_array()
-                        .map_err(|t| format!("`rank.{k}`: a list, not {t}"))?;
                     let points = number_arg(points, "points")? as i64;
                     if k == "hexes" {
-                        rank.hexes
-                            .push((w.hexes(&list)?.into_iter().collect(), points));
+                        let hexes = match list.read_lock::<HexSet>() {
+                            Some(h) => h.hexes.1.clone(),
+                            None => hex_list(w, list, "`rank.hexes`")?.into_iter().collect(),
+                        };
+                        rank.hexes.push((hexes, points));
                     } else {
+                        let list = list
+                            .clone()
+                            .into_array()
+                            .map_err(|t| format!("`rank.{k}`: a list, not {t}"))?;
                         let tags: Vec<String> = list.iter().map(ToString::to_string).collect();
                         rank.terrain.push((w.map.tag_mask(&tags), points));
                     }
@@ -709,9 +730,11 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     let set = |key: &str| -> Rr<HashSet<Hex>> {
         match opts.get(key) {
             None => Ok(HashSet::new()),
-            Some(d) => match d.read_lock::<Array>() {
-                Some(a) => Ok(w.hexes(&a)?.into_iter().collect()),
-                None => fail(format!("option `{key}` must be an array of hex ids")),
+            Some(d) => match d.read_lock::<HexSet>() {
+                Some(h) => Ok(h.hexes.1.clone()),
+                None => Ok(hex_list(w, d, &format!("option `{key}`"))?
+                    .into_iter()
+                    .collect()),
             },
         }
     };
@@ -1616,9 +1639,35 @@ fn register_map_api(engine: &mut Engine) {
             Ok(seen.into_iter().map(|h| w.map.id(h).into()).collect())
         },
     );
+    engine.register_type_with_name::<HexSet>("HexSet");
+    engine.register_fn(
+        "hexset",
+        |g: &mut GameHandle, hexes: Dynamic| -> Rr<HexSet> {
+            let w = g.0.borrow();
+            let list = hex_list(&w, &hexes, "`hexset`")?;
+            let set = list.iter().copied().collect();
+            Ok(HexSet {
+                hexes: Rc::new((list, set)),
+                map: w.map.clone(),
+            })
+        },
+    );
+    engine.register_fn("contains", |s: &mut HexSet, hex: &str| -> bool {
+        s.map.parse(hex).is_ok_and(|h| s.hexes.1.contains(&h))
+    });
+    engine.register_fn("len", |s: &mut HexSet| s.hexes.0.len() as INT);
+    engine.register_fn("is_empty", |s: &mut HexSet| s.hexes.0.is_empty());
+    engine.register_fn("to_array", |s: &mut HexSet| -> Array {
+        s.hexes.0.iter().map(|h| s.map.id(*h).into()).collect()
+    });
     engine.register_fn(
         "adjacent_across",
-        |g: &mut GameHandle, from: Array, to: Array, blocked_by: Array, crossings: Array| -> Rr<Array> {
+        |g: &mut GameHandle,
+         from: Array,
+         to: Array,
+         blocked_by: Array,
+         crossings: Array|
+         -> Rr<Array> {
             // The hexes of `to` next to a hex of `from` across a side that has none of the
             // `blocked_by` features, or has one of the `crossings` (an attack over a creek only
             // at a ford or bridge, say), in the order of `to`.
