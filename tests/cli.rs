@@ -275,3 +275,57 @@ fn sedgwick_scenarios_play_to_the_end_the_same_way_twice() {
         assert_eq!(logs[0], logs[1], "{scenario}: same seed, different log");
     }
 }
+
+/// A game's recorded answers (random for one side, bot for the other) replay it exactly, one-option
+/// decisions included (they are logged but ask nobody, live or replayed).
+#[test]
+fn recorded_answers_replay_a_mixed_sedgwick_game() {
+    let dir = std::env::temp_dir().join(format!("muster-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    let path = "scenarios/sedgwick_attacks/rebel_ambush.ron";
+    let (out, code) = stdout(&[
+        "play",
+        path,
+        "--seed",
+        "3",
+        "-q",
+        "--agent",
+        "union=random",
+        "--log",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let replay = format!("replay:{}", a.display());
+    let (out, code) = stdout(&[
+        "play",
+        path,
+        "--seed",
+        "3",
+        "-q",
+        "--agent",
+        &format!("union={replay}"),
+        "--agent",
+        &format!("confederate={replay}"),
+        "--log",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    // The same records, but for who answered.
+    let records = |p: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("agent");
+                }
+                v
+            })
+            .collect()
+    };
+    let (ra, rb) = (records(&a), records(&b));
+    assert!(ra.len() > 100);
+    assert_eq!(ra, rb);
+}

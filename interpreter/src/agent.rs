@@ -66,10 +66,14 @@ pub fn recorded_answers(path: &Path, side: &str) -> Result<VecDeque<usize>> {
             )
         })?;
         if let Entry::Decision {
-            side: s, choice, ..
+            side: s,
+            choice,
+            agent,
+            ..
         } = rec.entry
         {
-            if s == side {
+            // A decision with one option asked nobody, and replaying asks nobody either.
+            if s == side && agent != "only" {
                 out.push_back(choice);
             }
         }
