@@ -52,6 +52,9 @@ pub struct World {
     pub forced: VecDeque<Answer>,
     /// Forced draws (examples): the items the next draws take, in order.
     pub forced_draws: VecDeque<String>,
+    /// Hex ids as script strings, made once per game on first use (returning a
+    /// hex to a script is then a reference count, not a formatted string).
+    pub hex_ids: std::cell::OnceCell<Vec<rhai::ImmutableString>>,
     /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`): total time and
     /// count per name, for `muster play --profile`. Never read by rules.
     pub timers: IndexMap<String, (std::time::Duration, u64, Option<std::time::Instant>)>,
@@ -474,6 +477,7 @@ impl World {
             forced: VecDeque::new(),
             forced_draws: VecDeque::new(),
             timers: IndexMap::new(),
+            hex_ids: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
         }
     }

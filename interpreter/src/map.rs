@@ -98,7 +98,10 @@ impl Map {
 
     /// The index of a hex in `cells`, if inside the bounding box.
     #[inline]
-    fn index(&self, h: Hex) -> Option<usize> {
+    /// The hex's position in the map's dense row-major grid (`None` off the
+    /// grid): a key for per-hex caches.
+    #[must_use]
+    pub fn index(&self, h: Hex) -> Option<usize> {
         let (col, row) = self.layout.hex_to_offset(h);
         let (c0, c1, r0, r1) = self.bounds;
         if col < c0 || col > c1 || row < r0 || row > r1 {
@@ -136,6 +139,13 @@ impl Map {
         self.numbering
             .format_offset(col, row)
             .unwrap_or_else(|| format!("?{},{}", h.q, h.r))
+    }
+
+    /// How many cells the dense grid behind [`Map::index`] has.
+    #[must_use]
+    pub fn grid_len(&self) -> usize {
+        let (c0, c1, r0, r1) = self.bounds;
+        ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize
     }
 
     /// Every hex on the map in row-major printed order.

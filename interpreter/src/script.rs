@@ -156,10 +156,24 @@ impl World {
     }
 
     fn ids(&self, hexes: impl IntoIterator<Item = Hex>) -> Array {
-        hexes
-            .into_iter()
-            .map(|h| Dynamic::from(self.map.id(h)))
-            .collect()
+        hexes.into_iter().map(|h| self.hex_id(h).into()).collect()
+    }
+
+    /// A hex's printed id as a script string, from the game's cache.
+    fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
+        let ids = self.hex_ids.get_or_init(|| {
+            let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
+            for x in self.map.hexes() {
+                if let Some(i) = self.map.index(x) {
+                    ids[i] = self.map.id(x).into();
+                }
+            }
+            ids
+        });
+        match self.map.index(h).and_then(|i| ids.get(i)) {
+            Some(id) if !id.is_empty() => id.clone(),
+            _ => self.map.id(h).into(),
+        }
     }
 
     fn profile(&self, name: &str) -> Rr<&search::CompiledProfile> {
@@ -1081,7 +1095,7 @@ fn register_unit_api(engine: &mut Engine) {
                     seen.insert(h);
                 }
             }
-            Ok(seen.into_iter().map(|h| w.map.id(h).into()).collect())
+            Ok(seen.into_iter().map(|h| w.hex_id(h).into()).collect())
         },
     );
     engine.register_fn(
@@ -1191,7 +1205,7 @@ fn register_unit_api(engine: &mut Engine) {
         m.insert("rating".into(), Dynamic::from_int(u.rating));
         m.insert(
             "at".into(),
-            u.location.map_or(Dynamic::UNIT, |h| w.map.id(h).into()),
+            u.location.map_or(Dynamic::UNIT, |h| w.hex_id(h).into()),
         );
         m.insert("face".into(), u.face.clone().into());
         m.insert(
@@ -1229,12 +1243,15 @@ fn register_unit_api(engine: &mut Engine) {
         .cloned()
         .map(Dynamic::from)
         .collect());
-    engine.register_fn("location", |g: &mut GameHandle, id: &str| -> Rr<String> {
-        let w = g.0.borrow();
-        Ok(w.unit_ref(id)?
-            .location
-            .map_or(String::new(), |h| w.map.id(h)))
-    });
+    engine.register_fn(
+        "location",
+        |g: &mut GameHandle, id: &str| -> Rr<rhai::ImmutableString> {
+            let w = g.0.borrow();
+            Ok(w.unit_ref(id)?
+                .location
+                .map_or_else(rhai::ImmutableString::new, |h| w.hex_id(h)))
+        },
+    );
     engine.register_fn(
         "set_strength",
         |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {
@@ -1339,7 +1356,7 @@ fn register_unit_api(engine: &mut Engine) {
             counts
                 .into_iter()
                 .filter(|(_, c)| *c >= n)
-                .map(|(h, _)| w.map.id(h).into())
+                .map(|(h, _)| w.hex_id(h).into())
                 .collect()
         },
     );
@@ -1636,7 +1653,7 @@ fn register_map_api(engine: &mut Engine) {
                     }
                 }
             }
-            Ok(seen.into_iter().map(|h| w.map.id(h).into()).collect())
+            Ok(seen.into_iter().map(|h| w.hex_id(h).into()).collect())
         },
     );
     engine.register_type_with_name::<HexSet>("HexSet");
@@ -1685,7 +1702,7 @@ fn register_map_api(engine: &mut Engine) {
                     from.contains(&n) && (side & blocked == 0 || side & crossing != 0)
                 });
                 if open {
-                    out.push(w.map.id(t).into());
+                    out.push(w.hex_id(t).into());
                 }
             }
             Ok(out)
@@ -1706,7 +1723,7 @@ fn register_map_api(engine: &mut Engine) {
                     .into_iter()
                     .any(|n| from.contains(&n) && w.zoc.reaches(&w.map, n, t));
                 if linked {
-                    out.push(w.map.id(t).into());
+                    out.push(w.hex_id(t).into());
                 }
             }
             Ok(out)
