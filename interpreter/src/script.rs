@@ -159,6 +159,17 @@ impl World {
         hexes.into_iter().map(|h| self.hex_id(h).into()).collect()
     }
 
+    /// How many units of `side` stand in each hex, in set-up order of the units.
+    fn stack_counts(&self, side: &str) -> indexmap::IndexMap<Hex, INT> {
+        let mut counts = indexmap::IndexMap::new();
+        for u in self.state.units.values() {
+            if let Some(h) = u.location.filter(|_| u.side == side) {
+                *counts.entry(h).or_default() += 1;
+            }
+        }
+        counts
+    }
+
     /// A hex's printed id as a script string, from the game's cache.
     fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
         let ids = self.hex_ids.get_or_init(|| {
@@ -1164,13 +1175,7 @@ fn register_unit_api(engine: &mut Engine) {
     });
     engine.register_fn("occupancy", |g: &mut GameHandle, side: &str| -> RMap {
         let w = g.0.borrow();
-        let mut counts: indexmap::IndexMap<Hex, i64> = indexmap::IndexMap::new();
-        for u in w.state.units.values() {
-            if let Some(h) = u.location.filter(|_| u.side == side) {
-                *counts.entry(h).or_default() += 1;
-            }
-        }
-        counts
+        w.stack_counts(side)
             .into_iter()
             .map(|(h, n)| (w.map.id(h).into(), Dynamic::from_int(n)))
             .collect()
@@ -1347,13 +1352,7 @@ fn register_unit_api(engine: &mut Engine) {
         |g: &mut GameHandle, side: &str, n: INT| -> Array {
             // The hexes holding at least `n` units of `side` (a full stack, say).
             let w = g.0.borrow();
-            let mut counts: indexmap::IndexMap<Hex, INT> = indexmap::IndexMap::new();
-            for u in w.state.units.values() {
-                if let Some(h) = u.location.filter(|_| u.side == side) {
-                    *counts.entry(h).or_default() += 1;
-                }
-            }
-            counts
+            w.stack_counts(side)
                 .into_iter()
                 .filter(|(_, c)| *c >= n)
                 .map(|(h, _)| w.hex_id(h).into())
