@@ -55,6 +55,8 @@ pub struct World {
     /// Hex ids as script strings, made once per game on first use (returning a
     /// hex to a script is then a reference count, not a formatted string).
     pub hex_ids: std::cell::OnceCell<Vec<rhai::ImmutableString>>,
+    /// The map's edge hexes, found on first use.
+    pub edge_hexes: std::cell::OnceCell<Vec<crate::hex::Hex>>,
     /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`): total time and
     /// count per name, for `muster play --profile`. Never read by rules.
     pub timers: IndexMap<String, (std::time::Duration, u64, Option<std::time::Instant>)>,
@@ -478,6 +480,7 @@ impl World {
             forced_draws: VecDeque::new(),
             timers: IndexMap::new(),
             hex_ids: std::cell::OnceCell::new(),
+            edge_hexes: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
         }
     }

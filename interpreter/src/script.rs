@@ -1639,6 +1639,22 @@ fn register_map_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "edge_distance",
+        |g: &mut GameHandle, hex: &str| -> Rr<INT> {
+            // Hexes from `hex` to the nearest hex on the map's edge (0 on the edge).
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            let edge = w
+                .edge_hexes
+                .get_or_init(|| w.map.area("edge").unwrap_or_default());
+            Ok(edge
+                .iter()
+                .map(|e| INT::from(e.distance(h)))
+                .min()
+                .unwrap_or(0))
+        },
+    );
+    engine.register_fn(
         "hexes_within_any",
         |g: &mut GameHandle, hexes: Array, r: INT| -> Rr<Array> {
             // Every map hex within `r` of any of `hexes` (themselves included), each once, in
