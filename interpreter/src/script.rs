@@ -1604,6 +1604,28 @@ fn register_map_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "reached",
+        |g: &mut GameHandle,
+         hex: &str,
+         profile: &str,
+         mp: Dynamic,
+         opts: RMap,
+         targets: Dynamic|
+         -> Rr<Array> {
+            // Which of `targets` the movement search from `hex` reaches (a supply trace to a
+            // road net, say), without handing every reached hex to the script.
+            let w = g.0.borrow();
+            let limits = move_limits(&w, number_arg(&mp, "mp")?, &opts)?;
+            let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
+            let reached: HashSet<Hex> = costs.into_iter().map(|(h, _)| h).collect();
+            Ok(hex_list(&w, &targets, "`targets`")?
+                .into_iter()
+                .filter(|t| reached.contains(t))
+                .map(|t| w.hex_id(t).into())
+                .collect())
+        },
+    );
+    engine.register_fn(
         "reachable",
         |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {
             reachable(&g.0.borrow(), hex, profile, mp, &opts)
