@@ -214,24 +214,54 @@ pub fn reachable(
     start: Hex,
     limits: &MoveLimits,
 ) -> (Vec<(Hex, f64)>, HashMap<Hex, Hex>) {
-    let mut best: HashMap<Hex, f64> = HashMap::from([(start, 0.0)]);
-    let mut came: HashMap<Hex, Hex> = HashMap::new();
+    // Dense per-hex arrays on the map's grid: the search touches each hex a few times, and an
+    // index is cheaper than hashing. Hexes off the grid are never reached.
+    let Some(start_i) = map.index(start) else {
+        return (vec![(start, 0.0)], HashMap::new());
+    };
+    let n_cells = map.grid_len();
+    let dense = |set: &HashSet<Hex>| {
+        let mut v = vec![false; n_cells];
+        for h in set {
+            if let Some(i) = map.index(*h) {
+                v[i] = true;
+            }
+        }
+        v
+    };
+    let (blocked, stop, plain) = (
+        dense(&limits.blocked),
+        dense(&limits.stop),
+        dense(&limits.plain),
+    );
+    let mut extra = vec![0.0; if limits.extra.is_empty() { 0 } else { n_cells }];
+    for (h, mp) in &limits.extra {
+        if let Some(i) = map.index(*h) {
+            extra[i] = *mp;
+        }
+    }
+    let mut best = vec![f64::INFINITY; n_cells];
+    let mut came: Vec<Option<Hex>> = vec![None; n_cells];
+    let mut reached = vec![start];
+    best[start_i] = 0.0;
     let mut heap = BinaryHeap::from([Node(0.0, start)]);
     while let Some(Node(cost, h)) = heap.pop() {
-        if cost > best[&h] {
+        let Some(hi) = map.index(h) else { continue };
+        if cost > best[hi] {
             continue;
         }
-        if h != start && limits.stop.contains(&h) {
+        if h != start && stop[hi] {
             continue;
         }
         for n in map.neighbours(h) {
-            if limits.blocked.contains(&n) {
+            let Some(ni) = map.index(n) else { continue };
+            if blocked[ni] {
                 continue;
             }
-            let Some(step) = profile.step_cost_by(map, h, n, !limits.plain.contains(&n)) else {
+            let Some(step) = profile.step_cost_by(map, h, n, !plain[ni]) else {
                 continue;
             };
-            let mut total = cost + step + limits.extra.get(&n).copied().unwrap_or(0.0);
+            let mut total = cost + step + extra.get(ni).copied().unwrap_or(0.0);
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
                     total = limits.mp;
@@ -239,19 +269,29 @@ pub fn reachable(
                     continue;
                 }
             }
-            if best.get(&n).is_none_or(|b| total < *b - 1e-9) {
-                best.insert(n, total);
-                came.insert(n, h);
+            if total < best[ni] - 1e-9 {
+                if best[ni].is_infinite() {
+                    reached.push(n);
+                }
+                best[ni] = total;
+                came[ni] = Some(h);
                 heap.push(Node(total, n));
             }
         }
     }
-    let mut out: Vec<(Hex, f64)> = best.into_iter().collect();
+    let mut out: Vec<(Hex, f64)> = reached
+        .iter()
+        .filter_map(|h| map.index(*h).map(|i| (*h, best[i])))
+        .collect();
     out.sort_by(|a, b| {
         a.1.partial_cmp(&b.1)
             .unwrap_or(Ordering::Equal)
             .then(a.0.cmp(&b.0))
     });
+    let came = reached
+        .iter()
+        .filter_map(|h| map.index(*h).and_then(|i| came[i]).map(|from| (*h, from)))
+        .collect();
     (out, came)
 }
 
