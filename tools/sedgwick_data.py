@@ -268,7 +268,7 @@ CSA_UNITS = [
     ("c_24ga", "24th GA", "wofford", "infantry", (5, "R", 4), (2, "R", 3)),
     ("c_phillips", "Phillips' Lgn", "wofford", "infantry", (4, "R", 4), (2, "R", 3)),
     ("c_cobbs_lgn", "Cobb's Lgn", "wofford", "infantry", (4, "R", 5), (2, "R", 4)),
-    ("c_cobb_art", "Cobb (Manly?) Artillery", "", "artillery", (4, "MX", 4), (2, "MX", 3)),
+    ("c_cobb_art", "Cobb Artillery", "", "artillery", (4, "MX", 4), (2, "MX", 3)),
     ("c_jordan", "Jordan", "", "artillery", (4, "R", 4), (2, "R", 3)),
     ("c_parker", "Parker", "", "artillery", (4, "MX", 4), (2, "MX", 3)),
     ("c_mccarthy", "McCarthy", "", "artillery", (4, "S", 4), (2, "S", 3)),
