@@ -138,4 +138,16 @@ fn bad_usage() {
         muster(&["simulate", SKIRMISH, "--games", "2", "--shard", "4/3"]).2,
         1
     );
+    // An agent for a side the ruleset lacks is one error up front, not a failure per game.
+    let (out, err, code) = muster(&[
+        "simulate",
+        SKIRMISH,
+        "--games",
+        "3",
+        "--agent",
+        "union=random",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("--agent names side `union`"), "{err}");
+    assert!(!out.contains("FAILED"), "{out}");
 }

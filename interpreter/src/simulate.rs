@@ -242,6 +242,13 @@ pub fn run(
     // Load once here so that a broken scenario is one clear error, not one per game.
     let sides = load(&spec.scenario)?.ruleset.sides.clone();
     agents(spec)?;
+    // An agent for a side the ruleset does not have is a mistake in the command, not a failed game.
+    if let Some(bad) = spec.agents.keys().find(|s| !sides.contains(s)) {
+        return Err(Error::rules(format!(
+            "--agent names side `{bad}`; the ruleset's sides are {}",
+            sides.join(", ")
+        )));
+    }
     let indices: Vec<usize> = (0..spec.games)
         .filter(|i| shard.is_none_or(|s| s.has(*i)))
         .collect();
