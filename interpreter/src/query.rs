@@ -83,6 +83,21 @@ impl UnitFilter {
     }
 }
 
+/// A number read off a unit: `strength`, `rating`, or a numeric property
+/// (0 if the unit lacks it or it is not a number).
+#[must_use]
+pub fn unit_number(u: &Unit, field: &str) -> f64 {
+    match field {
+        "strength" => u.strength as f64,
+        "rating" => u.rating as f64,
+        prop => match u.props.get(prop) {
+            Some(Value::Int(i)) => *i as f64,
+            Some(Value::Float(x)) => *x,
+            _ => 0.0,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

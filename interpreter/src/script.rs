@@ -1121,12 +1121,7 @@ fn register_unit_api(engine: &mut Engine) {
                 let Some(h) = u.location.filter(|_| f.accepts(u)) else {
                     continue;
                 };
-                let v = match u.props.get(prop) {
-                    Some(Value::Int(i)) => *i as FLOAT,
-                    Some(Value::Float(x)) => *x,
-                    _ => 0.0,
-                };
-                *sums.entry(h).or_default() += v;
+                *sums.entry(h).or_default() += crate::query::unit_number(u, prop);
             }
             Ok(sums
                 .into_iter()
@@ -1144,15 +1139,7 @@ fn register_unit_api(engine: &mut Engine) {
                 .units
                 .values()
                 .filter(|u| f.accepts(u))
-                .map(|u| match field {
-                    "strength" => u.strength as FLOAT,
-                    "rating" => u.rating as FLOAT,
-                    prop => match u.props.get(prop) {
-                        Some(Value::Int(i)) => *i as FLOAT,
-                        Some(Value::Float(x)) => *x,
-                        _ => 0.0,
-                    },
-                })
+                .map(|u| crate::query::unit_number(u, field))
                 .sum())
         },
     );
