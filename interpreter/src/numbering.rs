@@ -305,17 +305,28 @@ impl Numbering {
         if digits.len() != 2 * self.digits || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(malformed());
         }
-        let first: i32 = digits[..self.digits].parse().map_err(|_| malformed())?;
-        let second: i32 = digits[self.digits..].parse().map_err(|_| malformed())?;
+        // Digits were checked above, so they fold into numbers without a fallible parse.
+        let number = |d: &str| d.bytes().fold(0i32, |n, b| n * 10 + i32::from(b - b'0'));
+        let first = number(&digits[..self.digits]);
+        let second = number(&digits[self.digits..]);
         let (col, row) = match self.order {
             DigitOrder::ColumnRow => (first, second),
             DigitOrder::RowColumn => (second, first),
         };
-        let sheet = self
-            .effective_sheets()
-            .into_iter()
-            .find(|s| s.prefix == prefix)
-            .ok_or_else(malformed)?;
+        // Hex ids are parsed on every script call that names a hex: find the sheet without
+        // building the sheet list.
+        let one_sheet = Sheet {
+            prefix: String::new(),
+            columns: self.column_range,
+            rows: self.row_range,
+            offset: (0, 0),
+        };
+        let sheet = if self.sheets.is_empty() {
+            Some(&one_sheet).filter(|_| prefix.is_empty())
+        } else {
+            self.sheets.iter().find(|s| s.prefix == prefix)
+        }
+        .ok_or_else(malformed)?;
         if !(sheet.columns.0..=sheet.columns.1).contains(&col)
             || !(sheet.rows.0..=sheet.rows.1).contains(&row)
         {

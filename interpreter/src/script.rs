@@ -137,8 +137,31 @@ impl World {
         self.map.parse(id).map_err(|e| e.to_string().into())
     }
 
+    /// The hexes of a script's list. An entry may be a hex id, a [`HexSet`] or
+    /// another list, so a script joins lists by nesting them (`[enemies, [train]]`)
+    /// instead of copying them into one.
     fn hexes(&self, ids: &Array) -> Rr<Vec<Hex>> {
-        ids.iter().map(|d| self.hex(&d.to_string())).collect()
+        let mut out = Vec::with_capacity(ids.len());
+        self.push_hexes(ids, &mut out)?;
+        Ok(out)
+    }
+
+    fn push_hexes(&self, ids: &Array, out: &mut Vec<Hex>) -> Rr<()> {
+        for d in ids {
+            if let Ok(id) = d.as_immutable_string_ref() {
+                out.push(self.hex(&id)?);
+            } else if let Some(set) = d.read_lock::<HexSet>() {
+                out.extend_from_slice(&set.hexes.0);
+            } else if let Some(list) = d.read_lock::<Array>() {
+                self.push_hexes(&list, out)?;
+            } else {
+                return fail(format!(
+                    "a list of hexes holds hex ids, hex sets or lists, not {}",
+                    d.type_name()
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn unit_ref(&self, id: &str) -> Rr<&crate::state::Unit> {
