@@ -321,6 +321,25 @@ fn verdict_map(v: &Verdict) -> RMap {
     Dynamic::from_map(m).cast()
 }
 
+/// Whether `a` sees `b`: a line of sight short of "blocked", after the ruleset's
+/// `los_override` hook when it has one.
+fn sees(ctx: &NativeCallContext, g: &GameHandle, a: Hex, b: Hex, has_hook: bool) -> Rr<bool> {
+    let (verdict, ids) = {
+        let w = g.0.borrow();
+        let v = w.los.evaluate(&w.map, a, b, |h| w.state.occupied(h));
+        (v, (w.hex_id(a), w.hex_id(b)))
+    };
+    if !has_hook {
+        return Ok(!matches!(verdict, Verdict::Blocked { .. }));
+    }
+    let m = Dynamic::from_map(verdict_map(&verdict));
+    let out: Dynamic = ctx.call_fn("los_override", (g.clone(), ids.0, ids.1, m))?;
+    Ok(out
+        .read_lock::<RMap>()
+        .and_then(|m| m.get("verdict").map(ToString::to_string))
+        .is_some_and(|v| v != "blocked"))
+}
+
 /// The text of an option: its `label` if it is a map with one.
 #[must_use]
 pub fn option_label(d: &Dynamic) -> String {
@@ -1541,6 +1560,35 @@ fn register_map_api(engine: &mut Engine) {
                 return ctx.call_fn("los_override", (g.clone(), a.to_string(), b.to_string(), m));
             }
             Ok(m)
+        },
+    );
+    engine.register_fn(
+        "in_sight",
+        |ctx: NativeCallContext,
+         g: &mut GameHandle,
+         from: Array,
+         to: Array,
+         min: INT,
+         max: INT|
+         -> Rr<Array> {
+            // The hexes of `to` (in their order) that some hex of `from` sees at a distance
+            // from `min` to `max`: the targets in range of a battery, say. "Sees" is `los`
+            // short of "blocked", after the ruleset's `los_override` if it has one.
+            let (from, to, has_hook) = {
+                let w = g.0.borrow();
+                (w.hexes(&from)?, w.hexes(&to)?, w.ruleset.has_function("los_override", 4))
+            };
+            let in_range = |a: Hex, b: Hex| (min..=max).contains(&INT::from(a.distance(b)));
+            let mut out = Array::new();
+            for t in to {
+                for &f in from.iter().filter(|&&f| in_range(f, t)) {
+                    if sees(&ctx, g, f, t, has_hook)? {
+                        out.push(g.0.borrow().hex_id(t).into());
+                        break;
+                    }
+                }
+            }
+            Ok(out)
         },
     );
     // Searches.
