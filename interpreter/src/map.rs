@@ -55,6 +55,9 @@ struct Cell {
     on_map: bool,
     tags: u64,
     elevation: i32,
+    /// The feature bits of each of the six sides, by direction: the movement search asks
+    /// for a side at every step, and an array beats a hash lookup there.
+    sides: [u64; 6],
 }
 
 /// A checked, indexed map.
@@ -240,6 +243,9 @@ impl Map {
     /// The feature bits of the side between two hexes (0 if not adjacent).
     #[must_use]
     pub fn side_bits(&self, a: Hex, b: Hex) -> u64 {
+        if let (Some(i), Some(d)) = (self.index(a), a.direction_to(b)) {
+            return self.cells[i].sides[d];
+        }
         Hexside::between(a, b)
             .and_then(|s| self.hexsides.get(&s).copied())
             .unwrap_or(0)
@@ -469,7 +475,7 @@ impl<'a> MapBuilder<'a> {
                 self.map.cells[idx] = Cell {
                     on_map: true,
                     tags: bits,
-                    elevation: 0,
+                    ..Cell::default()
                 };
             }
         }
@@ -561,6 +567,11 @@ impl<'a> MapBuilder<'a> {
             )
         })?;
         *self.map.hexsides.entry(side).or_default() |= bits;
+        for (from, to) in [(a, b), (b, a)] {
+            if let (Some(i), Some(d)) = (self.map.index(from), from.direction_to(to)) {
+                self.map.cells[i].sides[d] |= bits;
+            }
+        }
         Ok(())
     }
 
