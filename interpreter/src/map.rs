@@ -119,6 +119,16 @@ impl Map {
         self.index(h).map(|i| &self.cells[i]).filter(|c| c.on_map)
     }
 
+    /// For a hex at grid `index` (see [`Map::index`]): whether it is on the map, its terrain
+    /// bits, and the feature bits of its side in direction `dir` — what a search needs at
+    /// each step, read once.
+    #[inline]
+    #[must_use]
+    pub(crate) fn step_bits(&self, index: usize, dir: usize) -> (bool, u64, u64) {
+        let c = &self.cells[index];
+        (c.on_map, c.tags, c.sides[dir])
+    }
+
     /// Whether the hex is on the map.
     #[must_use]
     pub fn contains(&self, h: Hex) -> bool {

@@ -614,7 +614,8 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
 /// (`stay`, `exclude`, `exclude_terrain`), then `choice.extra` options.
 /// A bot with a `choice.rank` is answered in Rust; a bot without one gets
 /// every option in `bot_choose`. The chosen destination comes back as
-/// `#{ kind: "stay" | "move", hex, cost, label }` plus `choice.fields`.
+/// `#{ kind: "stay" | "move", hex, cost, label, route }` plus `choice.fields`,
+/// where `route` lists the hexes passed through, both ends included.
 #[allow(clippy::too_many_arguments)]
 fn choose_move(
     ctx: &NativeCallContext,
@@ -661,11 +662,11 @@ fn choose_move(
         .get("fields")
         .and_then(|d| d.read_lock::<RMap>().map(|m| m.clone()))
         .unwrap_or_default();
-    let (map, dests) = {
+    let (map, dests, reach) = {
         let w = g.0.borrow();
         let lim = move_limits(&w, number_arg(mp, "mp")?, limits)?;
         let start = w.hex(from)?;
-        let (reach, _) = search::reachable(&w.map, w.profile(profile)?, start, &lim);
+        let reach = search::reachable(&w.map, w.profile(profile)?, start, &lim);
         let tags: Vec<String> = array("exclude_terrain")?
             .iter()
             .map(ToString::to_string)
@@ -678,8 +679,8 @@ fn choose_move(
             exclude: w.hexes(&array("exclude")?)?.into_iter().collect(),
             exclude_terrain: w.map.tag_mask(&tags),
         };
-        let dests = moves::destinations(&w.map, start, &reach, &filter);
-        (w.map.clone(), dests)
+        let dests = moves::destinations(&w.map, start, &reach.costs, &filter);
+        (w.map.clone(), dests, reach)
     };
     let option = |i: usize| -> Dynamic {
         if i >= dests.len() {
@@ -717,8 +718,19 @@ fn choose_move(
         ("bot", None) => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect())?,
         _ => index,
     };
-    let chosen = option(index);
+    let mut chosen = option(index);
     log_decision(g, side, kind, index, option_label(&chosen), agent);
+    // The way there, for rules that act on every hex passed (occupation, fire on the move).
+    if let Some(d) = dests.get(index) {
+        let route = reach.route_to(&map, d.hex).unwrap_or_default();
+        let route: Array = {
+            let w = g.0.borrow();
+            route.into_iter().map(|h| w.hex_id(h).into()).collect()
+        };
+        if let Some(mut m) = chosen.write_lock::<RMap>() {
+            m.insert("route".into(), route.into());
+        }
+    }
     Ok(chosen)
 }
 
@@ -841,7 +853,7 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
 /// The hexes a unit at `hex` can reach with `mp`, and the least cost of each.
 fn reachable(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<RMap> {
     let limits = move_limits(w, mp, opts)?;
-    let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
+    let costs = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits).costs;
     Ok(costs
         .into_iter()
         .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
@@ -853,8 +865,9 @@ fn reachable(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<
 fn route(w: &World, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<Array> {
     let limits = move_limits(w, mp, opts)?;
     let (start, goal) = (w.hex(hex)?, w.hex(to)?);
-    let (_, came) = search::reachable(&w.map, w.profile(profile)?, start, &limits);
-    Ok(search::route_to(&came, start, goal)
+    let reach = search::reachable(&w.map, w.profile(profile)?, start, &limits);
+    Ok(reach
+        .route_to(&w.map, goal)
         .map(|r| w.ids(r))
         .unwrap_or_default())
 }
@@ -1674,7 +1687,7 @@ fn register_map_api(engine: &mut Engine) {
             // road net, say), without handing every reached hex to the script.
             let w = g.0.borrow();
             let limits = move_limits(&w, number_arg(&mp, "mp")?, &opts)?;
-            let (costs, _) = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits);
+            let costs = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits).costs;
             let reached: HashSet<Hex> = costs.into_iter().map(|(h, _)| h).collect();
             Ok(hex_list(&w, &targets, "`targets`")?
                 .into_iter()

@@ -122,7 +122,12 @@ impl CompiledProfile {
         if !map.contains(to) || from.distance(to) != 1 {
             return None;
         }
-        let side = map.side_bits(from, to);
+        self.cost_by_bits(map.side_bits(from, to), map.tag_bits(to), connections)
+    }
+
+    /// The step cost across a side with feature bits `side` into a hex with terrain bits
+    /// `tags` (see [`Self::step_cost_by`]).
+    fn cost_by_bits(&self, side: u64, tags: u64, connections: bool) -> Option<f64> {
         let crossing = side & self.crossings != 0;
         let mut add = 0.0;
         for (bit, cost) in &self.hexside {
@@ -136,7 +141,6 @@ impl CompiledProfile {
                 }
             }
         }
-        let tags = map.tag_bits(to);
         // Along a road or trail the connection's cost replaces the terrain
         // cost; hexside additions (a ford on a trail) still apply.
         let along = self
@@ -205,19 +209,48 @@ impl PartialOrd for Node {
     }
 }
 
+/// What a [`reachable`] search found: the hexes reached and the least cost of
+/// each, and the way back to the start from each.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    /// The hexes reached with their least cost, cheapest first (the start at 0).
+    pub costs: Vec<(Hex, f64)>,
+    start: Hex,
+    /// The hex each grid cell was reached from, by [`Map::index`].
+    came: Vec<Option<Hex>>,
+}
+
+impl Reach {
+    /// The route to `goal`, both ends included, or `None` if the search did not reach it.
+    #[must_use]
+    pub fn route_to(&self, map: &Map, goal: Hex) -> Option<Vec<Hex>> {
+        let came = |h: Hex| map.index(h).and_then(|i| self.came.get(i).copied().flatten());
+        if goal != self.start && came(goal).is_none() {
+            return None;
+        }
+        let mut out = vec![goal];
+        let mut h = goal;
+        while h != self.start {
+            h = came(h)?;
+            out.push(h);
+        }
+        out.reverse();
+        Some(out)
+    }
+}
+
 /// The hexes a unit at `start` can reach and the least cost of each
 /// (the start at cost 0), with the hex each was reached from.
 #[must_use]
-pub fn reachable(
-    map: &Map,
-    profile: &CompiledProfile,
-    start: Hex,
-    limits: &MoveLimits,
-) -> (Vec<(Hex, f64)>, HashMap<Hex, Hex>) {
+pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &MoveLimits) -> Reach {
     // Dense per-hex arrays on the map's grid: the search touches each hex a few times, and an
     // index is cheaper than hashing. Hexes off the grid are never reached.
     let Some(start_i) = map.index(start) else {
-        return (vec![(start, 0.0)], HashMap::new());
+        return Reach {
+            costs: vec![(start, 0.0)],
+            start,
+            came: Vec::new(),
+        };
     };
     let n_cells = map.grid_len();
     let dense = |set: &HashSet<Hex>| {
@@ -253,12 +286,14 @@ pub fn reachable(
         if h != start && stop[hi] {
             continue;
         }
-        for n in map.neighbours(h) {
+        for (dir, n) in h.neighbours().into_iter().enumerate() {
             let Some(ni) = map.index(n) else { continue };
-            if blocked[ni] {
+            let (on_map, tags, _) = map.step_bits(ni, 0);
+            if !on_map || blocked[ni] {
                 continue;
             }
-            let Some(step) = profile.step_cost_by(map, h, n, !plain[ni]) else {
+            let side = map.step_bits(hi, dir).2;
+            let Some(step) = profile.cost_by_bits(side, tags, !plain[ni]) else {
                 continue;
             };
             let mut total = cost + step + extra.get(ni).copied().unwrap_or(0.0);
@@ -288,28 +323,11 @@ pub fn reachable(
             .unwrap_or(Ordering::Equal)
             .then(a.0.cmp(&b.0))
     });
-    let came = reached
-        .iter()
-        .filter_map(|h| map.index(*h).and_then(|i| came[i]).map(|from| (*h, from)))
-        .collect();
-    (out, came)
-}
-
-/// The route a [`reachable`] search found to `goal`, both ends included, or
-/// `None` if the goal was not reached.
-#[must_use]
-pub fn route_to(came: &HashMap<Hex, Hex>, start: Hex, goal: Hex) -> Option<Vec<Hex>> {
-    if goal != start && !came.contains_key(&goal) {
-        return None;
+    Reach {
+        costs: out,
+        start,
+        came,
     }
-    let mut out = vec![goal];
-    let mut h = goal;
-    while h != start {
-        h = came[&h];
-        out.push(h);
-    }
-    out.reverse();
-    Some(out)
 }
 
 /// The cheapest path from `start` to `goal` (both included) with no MP limit,
@@ -327,9 +345,9 @@ pub fn path(
         blocked: blocked.clone(),
         ..MoveLimits::default()
     };
-    let (costs, came) = reachable(map, profile, start, &limits);
-    let cost = costs.iter().find(|(h, _)| *h == goal)?.1;
-    route_to(&came, start, goal).map(|r| (r, cost))
+    let reach = reachable(map, profile, start, &limits);
+    let cost = reach.costs.iter().find(|(h, _)| *h == goal)?.1;
+    reach.route_to(map, goal).map(|r| (r, cost))
 }
 
 /// A zone-of-control rule bound to a map.
@@ -466,7 +484,7 @@ mod tests {
         };
         let cost = |limits: &MoveLimits, id: &str| {
             reachable(&m, &p, h("0101"), limits)
-                .0
+                .costs
                 .iter()
                 .find(|(x, _)| m.id(*x) == id)
                 .map(|(_, c)| *c)
@@ -501,13 +519,13 @@ mod tests {
             mp: 2.0,
             ..Default::default()
         };
-        let (r, _) = reachable(&m, &p, h("0101"), &limits);
+        let r = reachable(&m, &p, h("0101"), &limits).costs;
         let ids: HashSet<String> = r.iter().map(|(x, _)| m.id(*x)).collect();
         assert!(ids.contains("0104"), "1.5 MP down the road");
         assert!(!ids.contains("0202"), "forest costs 3");
         let mut stop = HashSet::new();
         stop.insert(h("0102"));
-        let (r, _) = reachable(&m, &p, h("0101"), &MoveLimits { stop, ..limits });
+        let r = reachable(&m, &p, h("0101"), &MoveLimits { stop, ..limits }).costs;
         assert!(
             !r.iter().any(|(x, _)| m.id(*x) == "0103"),
             "stopped on entering the zone"
