@@ -13,12 +13,21 @@ pub struct Cursor<'a> {
     text: &'a str,
     file: &'a Path,
     pos: usize,
+    /// The last location worked out: (byte offset, line, offset of that line's start).
+    /// Loaders ask for locations in document order, so lines are counted on from
+    /// here rather than from the top of the file each time.
+    mark: std::cell::Cell<(usize, usize, usize)>,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `text`, which was read from `file`.
     pub fn new(text: &'a str, file: &'a Path) -> Self {
-        Cursor { text, file, pos: 0 }
+        Cursor {
+            text,
+            file,
+            pos: 0,
+            mark: std::cell::Cell::new((0, 1, 0)),
+        }
     }
 
     /// Moves past the next occurrence of `"needle"` and returns the location
@@ -45,13 +54,19 @@ impl<'a> Cursor<'a> {
 
     /// The location of a byte offset.
     pub fn location_of(&self, offset: usize) -> Location {
-        let before = &self.text[..offset.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before
-            .rfind('\n')
-            .map_or(before.len(), |nl| before.len() - nl - 1)
-            + 1;
-        Location::new(self.file, line, col)
+        let offset = offset.min(self.text.len());
+        let (mut at, mut line, mut line_start) = self.mark.get();
+        if offset < at {
+            (at, line, line_start) = (0, 1, 0);
+        }
+        for (i, b) in self.text.as_bytes()[at..offset].iter().enumerate() {
+            if *b == b'\n' {
+                line += 1;
+                line_start = at + i + 1;
+            }
+        }
+        self.mark.set((offset, line, line_start));
+        Location::new(self.file, line, offset - line_start + 1)
     }
 
     /// The location of the cursor.
@@ -128,6 +143,20 @@ mod tests {
         let mut c = Cursor::new(text, p);
         assert_eq!(c.find_str("x").to_string(), "f.ron:1:6");
         assert_eq!(c.find_str("x").to_string(), "f.ron:2:4");
+    }
+
+    #[test]
+    fn locations_are_right_in_any_order() {
+        // Counted on from the last location asked for, and again from the top when asked
+        // for an earlier one.
+        let text = "ab\ncd\n\nefg";
+        let p = Path::new("f.ron");
+        let c = Cursor::new(text, p);
+        assert_eq!(c.location_of(8).to_string(), "f.ron:4:2");
+        assert_eq!(c.location_of(4).to_string(), "f.ron:2:2");
+        assert_eq!(c.location_of(0).to_string(), "f.ron:1:1");
+        assert_eq!(c.location_of(6).to_string(), "f.ron:3:1");
+        assert_eq!(c.location_of(99).to_string(), "f.ron:4:4");
     }
 
     #[test]
