@@ -880,6 +880,24 @@ fn register_api(engine: &mut Engine) {
     register_unit_api(engine);
     register_map_api(engine);
     register_rules_api(engine);
+    register_fast_contains(engine);
+}
+
+/// `list.contains(x)` and `x in list` for a text or an integer `x`, compared in Rust.
+///
+/// Rhai's own `contains` calls the `==` operator through the engine for every
+/// element, which made it the costliest single function in a whole game (lists
+/// of hex ids are searched constantly). Registered for exact argument types, these
+/// take precedence over the generic version; an element of another type is
+/// unequal, as with `==`.
+fn register_fast_contains(engine: &mut Engine) {
+    engine.register_fn("contains", |list: &mut Array, x: rhai::ImmutableString| {
+        list.iter()
+            .any(|d| d.as_immutable_string_ref().is_ok_and(|s| *s == x))
+    });
+    engine.register_fn("contains", |list: &mut Array, x: INT| {
+        list.iter().any(|d| d.as_int().is_ok_and(|i| i == x))
+    });
 }
 
 fn register_state_api(engine: &mut Engine) {
