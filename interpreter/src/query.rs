@@ -9,6 +9,8 @@
 //! | `side` / `not_side` | belongs / does not belong to this side |
 //! | `at` | stands in this hex |
 //! | `near` + `within` | stands within `within` hexes (default 1) of this hex |
+//! | `in` | stands in one of these hexes |
+//! | `zone_over` | stands next to this hex and has it in its zone of control (the ruleset's `zoc` rules; leave out units without a zone by kind) |
 //! | `on_map` | is (true) or is not (false) on the map |
 //! | `kind` / `kind_not` | has one / none of these kinds (text or list) |
 //! | `has` / `lacks` | carries all / none of these markers |
@@ -31,6 +33,9 @@ pub struct UnitFilter {
     pub at: Option<Hex>,
     /// A hex it stands near, and how near.
     pub near: Option<(Hex, u32)>,
+    /// Hexes it must stand in one of (`in`, and `zone_over` worked out to the hexes whose
+    /// zone reaches the hex).
+    pub in_any: Option<Vec<Hex>>,
     /// Whether it is on the map.
     pub on_map: Option<bool>,
     /// Kinds it may have (empty: any).
@@ -61,6 +66,11 @@ impl UnitFilter {
         }
         if let Some((h, r)) = self.near {
             if u.location.is_none_or(|l| l.distance(h) > r) {
+                return false;
+            }
+        }
+        if let Some(hexes) = &self.in_any {
+            if u.location.is_none_or(|l| !hexes.contains(&l)) {
                 return false;
             }
         }

@@ -760,6 +760,12 @@ fn unit_filter(w: &World, m: &RMap) -> Rr<crate::query::UnitFilter> {
             "at" => f.at = Some(w.hex(&v.to_string())?),
             "near" => near = Some(w.hex(&v.to_string())?),
             "within" => within = number_arg(v, "`within`")?.max(0.0) as u32,
+            "in" => f.in_any = Some(also(f.in_any.take(), hex_list(w, v, "`in`")?)),
+            "zone_over" => {
+                let h = w.hex(&v.to_string())?;
+                let sources = w.map.neighbours(h).filter(|&n| w.zoc.reaches(&w.map, n, h));
+                f.in_any = Some(also(f.in_any.take(), sources.collect()));
+            }
             "on_map" => f.on_map = Some(v.as_bool().or_else(|t| fail(format!("`on_map` must be true or false, not {t}")))?),
             "kind" => f.kind = text_list(v, "kind")?,
             "kind_not" => f.kind_not = text_list(v, "kind_not")?,
@@ -776,13 +782,21 @@ fn unit_filter(w: &World, m: &RMap) -> Rr<crate::query::UnitFilter> {
             }
             other => {
                 return fail(format!(
-                    "unknown unit filter key `{other}` (side, not_side, at, near, within, on_map, kind, kind_not, has, lacks, face, props)"
+                    "unknown unit filter key `{other}` (side, not_side, at, near, within, in, zone_over, on_map, kind, kind_not, has, lacks, face, props)"
                 ))
             }
         }
     }
     f.near = near.map(|h| (h, within));
     Ok(f)
+}
+
+/// Hexes a unit must stand in under two filter keys (`in` and `zone_over`): those in both.
+fn also(before: Option<Vec<Hex>>, hexes: Vec<Hex>) -> Vec<Hex> {
+    match before {
+        Some(b) => hexes.into_iter().filter(|h| b.contains(h)).collect(),
+        None => hexes,
+    }
 }
 
 /// The index a bot's answer picks: an index, or one of the options.
