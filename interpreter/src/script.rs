@@ -122,6 +122,9 @@ pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
     engine.set_max_array_size(limits.array_size);
     engine.set_max_map_size(limits.map_size);
     engine.set_max_modules(64);
+    // Rhai interns strings assigned to variables to save memory, hashing each one; the
+    // hashing cost about 3 % of a whole game, the memory a few kilobytes.
+    engine.set_max_strings_interned(0);
     engine.disable_symbol("eval");
     engine.set_module_resolver(RulesetResolver {
         inner: FileModuleResolver::new_with_path_and_extension(rulesets_dir, "rhai"),
