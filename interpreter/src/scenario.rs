@@ -6,7 +6,7 @@ use crate::map::{Map, MapFile};
 use crate::source::{load_ron, Cursor};
 use crate::state::{State, Unit};
 use crate::value::Value;
-use indexmap::{IndexMap, IndexSet};
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -264,8 +264,8 @@ pub fn build_state(
                 location,
                 facing: u.facing,
                 face: u.face.clone().unwrap_or_else(|| "front".to_string()),
-                markers: u.markers.iter().cloned().collect::<IndexSet<_>>(),
-                props: u.props.clone(),
+                markers: u.markers.iter().cloned().collect(),
+                props: u.props.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             },
         );
     }
@@ -292,9 +292,9 @@ pub fn build_state(
             .or_default()
             .extend(data.clone());
     }
-    st.tracks = setup.tracks.clone();
+    st.tracks = setup.tracks.iter().map(|(k, v)| (k.clone(), *v)).collect();
     st.decks = setup.decks.clone();
-    st.globals = setup.data.clone();
+    st.globals = setup.data.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     st.globals
         .insert("options".to_string(), Value::Map(setup.options.clone()));
     Ok(st)
