@@ -144,7 +144,7 @@ fn check_reports_each_problem_at_its_place() {
 fn verify_ends_with_the_count() {
     let (out, code) = stdout(&["verify", "tests/examples/demo"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.trim_end().ends_with("6 passed, 0 failed"), "{out}");
+    assert!(out.trim_end().ends_with("7 passed, 0 failed"), "{out}");
 }
 
 #[test]

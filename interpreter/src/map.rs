@@ -11,7 +11,7 @@ use crate::numbering::{FastLayout, IdError, Numbering, Orientation};
 use crate::source::{did_you_mean, load_ron, parse_ron, Cursor};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
 
 /// The map file as written.
@@ -414,7 +414,7 @@ impl<'a> MapBuilder<'a> {
             cells: vec![Cell::default(); size],
             tag_names,
             feature_names: file.features.clone(),
-            hexsides: HashMap::new(),
+            hexsides: HashMap::default(),
             places: IndexMap::new(),
             areas: IndexMap::new(),
         };

@@ -8,7 +8,7 @@
 
 use crate::hex::Hex;
 use crate::map::Map;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// One destination offered: staying put, or a hex with the MP it costs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -174,7 +174,7 @@ mod tests {
         ];
         let filter = Filter {
             stay: true,
-            exclude: HashSet::from([h("0201")]),
+            exclude: [h("0201")].into_iter().collect::<HashSet<_>>(),
             exclude_terrain: 0,
         };
         let d = destinations(&m, h("0101"), &reach, &filter);
@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(rank.best(&m, &dests, &[]), 2, "closest to the goal");
         rank.keep = 3;
         assert_eq!(rank.best(&m, &dests, &[]), 1, "three hexes off");
-        rank.hexes.push((HashSet::from([h("0101")]), 100));
+        rank.hexes.push(([h("0101")].into_iter().collect::<HashSet<_>>(), 100));
         assert_eq!(rank.best(&m, &dests, &[]), 0, "the bonus hex");
         assert_eq!(
             rank.best(&m, &dests, &[Some(1000), None]),

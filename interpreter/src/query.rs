@@ -111,7 +111,6 @@ pub fn unit_number(u: &Unit, field: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use indexmap::IndexSet;
 
     fn unit(id: &str, side: &str, kind: &str, at: Option<Hex>, markers: &[&str]) -> Unit {
         Unit {
@@ -127,8 +126,10 @@ mod tests {
             markers: markers
                 .iter()
                 .map(|m| (*m).to_string())
-                .collect::<IndexSet<_>>(),
-            props: IndexMap::from([("brigade".to_string(), Value::Str("a".into()))]),
+                .collect(),
+            props: [("brigade".to_string(), Value::Str("a".into()))]
+                .into_iter()
+                .collect(),
         }
     }
 

@@ -21,7 +21,7 @@ use rhai::{
     Array, Dynamic, Engine, EvalAltResult, FnPtr, Map as RMap, Module, ModuleResolver,
     NativeCallContext, Position, Shared, FLOAT, INT,
 };
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
@@ -825,7 +825,7 @@ fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<us
 fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     let set = |key: &str| -> Rr<HashSet<Hex>> {
         match opts.get(key) {
-            None => Ok(HashSet::new()),
+            None => Ok(HashSet::default()),
             Some(d) => match d.read_lock::<HexSet>() {
                 Some(h) => Ok(h.hexes.1.clone()),
                 None => Ok(hex_list(w, d, &format!("option `{key}`"))?
@@ -841,7 +841,7 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
             ));
         }
     }
-    let mut extra = HashMap::new();
+    let mut extra = HashMap::default();
     if let Some(d) = opts.get("extra") {
         let Some(m) = d.read_lock::<RMap>() else {
             return fail("option `extra` must be a map of hex id to MP".to_string());

@@ -9,7 +9,8 @@ use crate::map::Map;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BinaryHeap;
 
 /// A movement profile as written in a ruleset: what it costs to enter a hex.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -372,7 +373,7 @@ impl CompiledZoc {
     /// The hexes in the zone of control of units standing in `hexes`.
     #[must_use]
     pub fn zone(&self, map: &Map, hexes: impl IntoIterator<Item = Hex>) -> Vec<Hex> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut out = Vec::new();
         for h in hexes {
             for n in map.neighbours(h) {
@@ -491,7 +492,7 @@ mod tests {
         };
         assert_eq!(cost(&base, "0104"), Some(1.5), "down the road");
         let extra = MoveLimits {
-            extra: HashMap::from([(h("0102"), 1.0)]),
+            extra: [(h("0102"), 1.0)].into_iter().collect::<HashMap<_, _>>(),
             ..base.clone()
         };
         assert_eq!(
@@ -500,7 +501,7 @@ mod tests {
             "0.5 along the road + 1 extra"
         );
         let plain = MoveLimits {
-            plain: HashSet::from([h("0102")]),
+            plain: [h("0102")].into_iter().collect::<HashSet<_>>(),
             ..base.clone()
         };
         assert_eq!(
@@ -523,7 +524,7 @@ mod tests {
         let ids: HashSet<String> = r.iter().map(|(x, _)| m.id(*x)).collect();
         assert!(ids.contains("0104"), "1.5 MP down the road");
         assert!(!ids.contains("0202"), "forest costs 3");
-        let mut stop = HashSet::new();
+        let mut stop = HashSet::default();
         stop.insert(h("0102"));
         let r = reachable(&m, &p, h("0101"), &MoveLimits { stop, ..limits }).costs;
         assert!(
@@ -537,7 +538,7 @@ mod tests {
         let m = map();
         let p = profile(&m);
         let h = |id: &str| m.parse(id).unwrap();
-        let (route, cost) = path(&m, &p, h("0101"), h("0104"), &HashSet::new()).unwrap();
+        let (route, cost) = path(&m, &p, h("0101"), h("0104"), &HashSet::default()).unwrap();
         assert_eq!(route.len(), 4);
         assert_eq!(cost, 1.5);
         let z = CompiledZoc::new(
@@ -558,7 +559,7 @@ mod tests {
             "not across the creek: {zone:?}"
         );
         assert!(zone.contains(&"0301".to_string()));
-        let r = retreat_hexes(&m, &p, h("0101"), 2, &HashSet::new());
+        let r = retreat_hexes(&m, &p, h("0101"), 2, &HashSet::default());
         assert!(r.iter().all(|x| x.distance(h("0101")) == 2));
         assert!(!r.is_empty());
     }
