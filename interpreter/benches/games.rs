@@ -14,6 +14,11 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
 
+/// The allocator the `muster` binary uses (see src/main.rs), so that these figures are the
+/// binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
 const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";
 const SEDGWICK: &str = "../scenarios/sedgwick_attacks/rebel_ambush.ron";
