@@ -57,11 +57,57 @@ pub struct World {
     pub hex_ids: std::cell::OnceCell<Vec<rhai::ImmutableString>>,
     /// The map's edge hexes, found on first use.
     pub edge_hexes: std::cell::OnceCell<Vec<crate::hex::Hex>>,
-    /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`): total time and
-    /// count per name, for `muster play --profile`. Never read by rules.
-    pub timers: IndexMap<String, (std::time::Duration, u64, Option<std::time::Instant>)>,
+    /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
+    /// `muster play --profile`. Never read by rules.
+    pub timers: Timers,
     /// How a human is asked.
     pub terminal: Box<dyn Terminal>,
+}
+
+/// The time spent in one named script section (see [`Timers`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SectionTime {
+    /// From entering to leaving, summed.
+    pub total: std::time::Duration,
+    /// The total less the time in sections opened inside it.
+    pub own: std::time::Duration,
+    /// Times entered.
+    pub count: u64,
+}
+
+/// Script section timers: `game.timer(name)` opens a section and `game.timer_end(name)`
+/// closes it. Sections nest, so each also knows its own time (less the sections inside).
+#[derive(Debug, Default)]
+pub struct Timers {
+    totals: IndexMap<String, SectionTime>,
+    /// The open sections: name, when entered, time spent in sections opened inside.
+    open: Vec<(String, std::time::Instant, std::time::Duration)>,
+}
+
+impl Timers {
+    /// Opens section `name`.
+    pub fn enter(&mut self, name: &str) {
+        self.open
+            .push((name.to_string(), std::time::Instant::now(), Default::default()));
+    }
+
+    /// Closes section `name` and any left open inside it; a name not open is ignored.
+    pub fn leave(&mut self, name: &str) {
+        let Some(i) = self.open.iter().rposition(|(n, ..)| n == name) else {
+            return;
+        };
+        while self.open.len() > i {
+            let (n, start, inner) = self.open.pop().expect("non-empty");
+            let elapsed = start.elapsed();
+            let t = self.totals.entry(n).or_default();
+            t.total += elapsed;
+            t.own += elapsed.saturating_sub(inner);
+            t.count += 1;
+            if let Some(parent) = self.open.last_mut() {
+                parent.2 += elapsed;
+            }
+        }
+    }
 }
 
 /// The handle scripts receive as `game`: a shared reference to the [`World`].
@@ -228,17 +274,11 @@ impl Game {
         self.handle.0.borrow_mut().forced_draws.extend(items);
     }
 
-    /// The script section timers: name, total time, times entered (see
-    /// `game.timer`).
+    /// The script section timers by name, in the order first entered (see `game.timer`).
     #[must_use]
-    pub fn timers(&self) -> Vec<(String, std::time::Duration, u64)> {
-        self.handle
-            .0
-            .borrow()
-            .timers
-            .iter()
-            .map(|(k, (d, n, _))| (k.clone(), *d, *n))
-            .collect()
+    pub fn timers(&self) -> Vec<(String, SectionTime)> {
+        let w = self.handle.0.borrow();
+        w.timers.totals.iter().map(|(k, t)| (k.clone(), *t)).collect()
     }
 
     /// Forced draws not yet taken.
@@ -478,7 +518,7 @@ impl World {
             agents,
             forced: VecDeque::new(),
             forced_draws: VecDeque::new(),
-            timers: IndexMap::new(),
+            timers: Timers::default(),
             hex_ids: std::cell::OnceCell::new(),
             edge_hexes: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
@@ -494,4 +534,32 @@ pub fn call_script(ruleset: &Ruleset, name: &str, args: impl FuncArgs) -> Result
         .engine
         .call_fn_with_options::<Dynamic>(options, &mut scope, &ruleset.ast, name, args)
         .map_err(|e| script_error(&e, name, &|f| ruleset.source_of(f).map(Path::to_path_buf)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Timers;
+    use std::time::Duration;
+
+    #[test]
+    fn timers_nest_and_know_their_own_time() {
+        let mut t = Timers::default();
+        t.enter("turn");
+        std::thread::sleep(Duration::from_millis(2));
+        t.enter("move");
+        std::thread::sleep(Duration::from_millis(5));
+        t.leave("move");
+        t.leave("nothing open");
+        t.enter("combat");
+        // Left open: closing the turn closes it too.
+        t.leave("turn");
+        let turn = t.totals["turn"];
+        let moves = t.totals["move"];
+        assert_eq!((turn.count, moves.count, t.totals["combat"].count), (1, 1, 1));
+        assert!(turn.total >= moves.total + Duration::from_millis(2));
+        assert!(turn.own + moves.total <= turn.total + Duration::from_micros(1));
+        assert!(turn.own < turn.total - Duration::from_millis(4));
+        assert_eq!(moves.own, moves.total);
+        assert!(t.open.is_empty());
+    }
 }

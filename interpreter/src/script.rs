@@ -1108,16 +1108,10 @@ fn register_state_api(engine: &mut Engine) {
     // Profiling aids for ruleset authors (`muster play --profile`): time spent between
     // `game.timer(name)` and `game.timer_end(name)`. Rules never see the times.
     engine.register_fn("timer", |g: &mut GameHandle, name: &str| {
-        let mut w = g.0.borrow_mut();
-        w.timers.entry(name.to_string()).or_default().2 = Some(std::time::Instant::now());
+        g.0.borrow_mut().timers.enter(name);
     });
     engine.register_fn("timer_end", |g: &mut GameHandle, name: &str| {
-        let mut w = g.0.borrow_mut();
-        let t = w.timers.entry(name.to_string()).or_default();
-        if let Some(start) = t.2.take() {
-            t.0 += start.elapsed();
-            t.1 += 1;
-        }
+        g.0.borrow_mut().timers.leave(name);
     });
     engine.register_fn(
         "choose_move",

@@ -122,17 +122,22 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
     }
 }
 
-/// The script section timers, slowest first, beside the whole game's time.
+/// The script section timers, slowest first, beside the whole game's time: each section's
+/// total, its own time (less the sections opened inside it), and how often it was entered.
 fn print_profile(game: &Game, total: std::time::Duration) {
     let mut timers = game.timers();
-    timers.sort_by_key(|t| std::cmp::Reverse(t.1));
-    eprintln!("game: {:.1} ms", total.as_secs_f64() * 1e3);
-    for (name, t, n) in timers {
+    timers.sort_by_key(|t| std::cmp::Reverse(t.1.total));
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    eprintln!("game: {:.1} ms", ms(total));
+    eprintln!("  {:<32} {:>9} {:>6} {:>9} {:>7} {:>10}", "section", "total ms", "%", "own ms", "times", "us each");
+    for (name, t) in timers {
         eprintln!(
-            "  {name:<32} {:>9.2} ms {:>5.1}% {n:>7} x {:>8.1} us",
-            t.as_secs_f64() * 1e3,
-            100.0 * t.as_secs_f64() / total.as_secs_f64().max(1e-9),
-            t.as_secs_f64() * 1e6 / (n.max(1) as f64)
+            "  {name:<32} {:>9.2} {:>5.1}% {:>9.2} {:>7} {:>10.1}",
+            ms(t.total),
+            100.0 * t.total.as_secs_f64() / total.as_secs_f64().max(1e-9),
+            ms(t.own),
+            t.count,
+            t.total.as_secs_f64() * 1e6 / (t.count.max(1) as f64)
         );
     }
 }
