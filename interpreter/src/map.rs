@@ -11,7 +11,7 @@ use crate::numbering::{FastLayout, IdError, Numbering, Orientation};
 use crate::source::{did_you_mean, load_ron, parse_ron, Cursor};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::Path;
 
 /// The map file as written.
@@ -58,6 +58,60 @@ struct Cell {
     /// The feature bits of each of the six sides, by direction: the movement search asks
     /// for a side at every step, and an array beats a hash lookup there.
     sides: [u64; 6],
+}
+
+/// A group of hexes asked, again and again, whether it holds a hex and how far a
+/// hex is from the nearest of its hexes (a bot's goals). Distances are remembered
+/// per grid hex as they are asked, so a group reused for many moves measures each
+/// hex once.
+#[derive(Debug, Default)]
+pub struct HexGroup {
+    list: Vec<Hex>,
+    set: HashSet<Hex>,
+    nearest: std::cell::RefCell<Vec<u32>>,
+}
+
+impl HexGroup {
+    /// The group of these hexes (in this order; duplicates are harmless).
+    #[must_use]
+    pub fn new(list: Vec<Hex>) -> Self {
+        let set = list.iter().copied().collect();
+        HexGroup {
+            list,
+            set,
+            nearest: std::cell::RefCell::default(),
+        }
+    }
+
+    /// The hexes, in the order given.
+    #[must_use]
+    pub fn list(&self) -> &[Hex] {
+        &self.list
+    }
+
+    /// Whether the group holds `h`.
+    #[must_use]
+    pub fn contains(&self, h: Hex) -> bool {
+        self.set.contains(&h)
+    }
+
+    /// The hex distance from `h` to the nearest hex of the group; `None` if it is empty.
+    #[must_use]
+    pub fn nearest(&self, map: &Map, h: Hex) -> Option<u32> {
+        const UNKNOWN: u32 = u32::MAX;
+        let measure = || self.list.iter().map(|g| h.distance(*g)).min();
+        let Some(i) = map.index(h) else {
+            return measure();
+        };
+        let mut memo = self.nearest.borrow_mut();
+        if memo.is_empty() {
+            memo.resize(map.grid_len(), UNKNOWN);
+        }
+        if memo[i] == UNKNOWN {
+            memo[i] = measure()?;
+        }
+        Some(memo[i])
+    }
 }
 
 /// A checked, indexed map.

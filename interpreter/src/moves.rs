@@ -7,8 +7,9 @@
 //! holds the parts that need no script engine.
 
 use crate::hex::Hex;
-use crate::map::Map;
+use crate::map::{HexGroup, Map};
 use rustc_hash::FxHashSet as HashSet;
+use std::rc::Rc;
 
 /// One destination offered: staying put, or a hex with the MP it costs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,14 +71,15 @@ pub fn destinations(
 /// them), plus or minus points for given hexes or terrain. Higher is better.
 #[derive(Clone, Debug, Default)]
 pub struct Rank {
-    /// The hexes to close on (the nearest counts).
-    pub goals: Vec<Hex>,
+    /// The hexes to close on (the nearest counts). Shared, so a group the script
+    /// reuses move after move keeps the distances it has measured.
+    pub goals: Rc<HexGroup>,
     /// The distance from the nearest goal to keep (0: as close as possible).
     pub keep: i64,
     /// Points per hex of distance from `keep`.
     pub weight: i64,
     /// Points added for standing in certain hexes.
-    pub hexes: Vec<(HashSet<Hex>, i64)>,
+    pub hexes: Vec<(Rc<HexGroup>, i64)>,
     /// Points added for certain terrain (a tag mask).
     pub terrain: Vec<(u64, i64)>,
     /// Points added for staying put.
@@ -89,16 +91,11 @@ impl Rank {
     #[must_use]
     pub fn score(&self, map: &Map, d: &Destination) -> i64 {
         let mut score = 0;
-        if let Some(near) = self
-            .goals
-            .iter()
-            .map(|g| i64::from(d.hex.distance(*g)))
-            .min()
-        {
-            score -= self.weight * (near - self.keep).abs();
+        if let Some(near) = self.goals.nearest(map, d.hex) {
+            score -= self.weight * (i64::from(near) - self.keep).abs();
         }
-        for (set, points) in &self.hexes {
-            if set.contains(&d.hex) {
+        for (group, points) in &self.hexes {
+            if group.contains(d.hex) {
                 score += points;
             }
         }
@@ -197,14 +194,14 @@ mod tests {
             })
             .collect();
         let mut rank = Rank {
-            goals: vec![h("0106")],
+            goals: Rc::new(HexGroup::new(vec![h("0106")])),
             weight: 10,
             ..Rank::default()
         };
         assert_eq!(rank.best(&m, &dests, &[]), 2, "closest to the goal");
         rank.keep = 3;
         assert_eq!(rank.best(&m, &dests, &[]), 1, "three hexes off");
-        rank.hexes.push(([h("0101")].into_iter().collect::<HashSet<_>>(), 100));
+        rank.hexes.push((Rc::new(HexGroup::new(vec![h("0101")])), 100));
         assert_eq!(rank.best(&m, &dests, &[]), 0, "the bonus hex");
         assert_eq!(
             rank.best(&m, &dests, &[Some(1000), None]),

@@ -154,7 +154,7 @@ impl World {
             if let Ok(id) = d.as_immutable_string_ref() {
                 out.push(self.hex(&id)?);
             } else if let Some(set) = d.read_lock::<HexSet>() {
-                out.extend_from_slice(&set.hexes.0);
+                out.extend_from_slice(set.hexes.list());
             } else if let Some(list) = d.read_lock::<Array>() {
                 self.push_hexes(&list, out)?;
             } else {
@@ -533,14 +533,23 @@ fn choose(
 /// and accepted wherever the search and move calls take a list of hexes.
 #[derive(Clone)]
 pub struct HexSet {
-    hexes: Rc<(Vec<Hex>, HashSet<Hex>)>,
+    hexes: Rc<crate::map::HexGroup>,
     map: Rc<crate::map::Map>,
+}
+
+/// A script's list of hexes as a [`crate::map::HexGroup`]: a hex set's own (shared, with
+/// what it has measured), or a new one.
+fn hex_group(w: &World, d: &Dynamic, what: &str) -> Rr<Rc<crate::map::HexGroup>> {
+    if let Some(set) = d.read_lock::<HexSet>() {
+        return Ok(set.hexes.clone());
+    }
+    Ok(Rc::new(crate::map::HexGroup::new(hex_list(w, d, what)?)))
 }
 
 /// A list of hexes from a script: an array of ids or a [`HexSet`].
 fn hex_list(w: &World, d: &Dynamic, what: &str) -> Rr<Vec<Hex>> {
     if let Some(set) = d.read_lock::<HexSet>() {
-        return Ok(set.hexes.0.clone());
+        return Ok(set.hexes.list().to_vec());
     }
     match d.read_lock::<Array>() {
         Some(a) => w.hexes(&a),
@@ -571,7 +580,7 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
     };
     for (k, v) in m.iter() {
         match k.as_str() {
-            "goals" => rank.goals = hex_list(w, v, "`rank.goals`")?,
+            "goals" => rank.goals = hex_group(w, v, "`rank.goals`")?,
             "keep" => rank.keep = number_arg(v, "`rank.keep`")? as i64,
             "weight" => rank.weight = number_arg(v, "`rank.weight`")? as i64,
             "stay" => rank.stay = number_arg(v, "`rank.stay`")? as i64,
@@ -587,11 +596,7 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
                     };
                     let points = number_arg(points, "points")? as i64;
                     if k == "hexes" {
-                        let hexes = match list.read_lock::<HexSet>() {
-                            Some(h) => h.hexes.1.clone(),
-                            None => hex_list(w, list, "`rank.hexes`")?.into_iter().collect(),
-                        };
-                        rank.hexes.push((hexes, points));
+                        rank.hexes.push((hex_group(w, list, "`rank.hexes`")?, points));
                     } else {
                         let list = list
                             .clone()
@@ -827,7 +832,7 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
         match opts.get(key) {
             None => Ok(HashSet::default()),
             Some(d) => match d.read_lock::<HexSet>() {
-                Some(h) => Ok(h.hexes.1.clone()),
+                Some(h) => Ok(h.hexes.list().iter().copied().collect()),
                 None => Ok(hex_list(w, d, &format!("option `{key}`"))?
                     .into_iter()
                     .collect()),
@@ -1799,20 +1804,19 @@ fn register_map_api(engine: &mut Engine) {
         |g: &mut GameHandle, hexes: Dynamic| -> Rr<HexSet> {
             let w = g.0.borrow();
             let list = hex_list(&w, &hexes, "`hexset`")?;
-            let set = list.iter().copied().collect();
             Ok(HexSet {
-                hexes: Rc::new((list, set)),
+                hexes: Rc::new(crate::map::HexGroup::new(list)),
                 map: w.map.clone(),
             })
         },
     );
     engine.register_fn("contains", |s: &mut HexSet, hex: &str| -> bool {
-        s.map.parse(hex).is_ok_and(|h| s.hexes.1.contains(&h))
+        s.map.parse(hex).is_ok_and(|h| s.hexes.contains(h))
     });
-    engine.register_fn("len", |s: &mut HexSet| s.hexes.0.len() as INT);
-    engine.register_fn("is_empty", |s: &mut HexSet| s.hexes.0.is_empty());
+    engine.register_fn("len", |s: &mut HexSet| s.hexes.list().len() as INT);
+    engine.register_fn("is_empty", |s: &mut HexSet| s.hexes.list().is_empty());
     engine.register_fn("to_array", |s: &mut HexSet| -> Array {
-        s.hexes.0.iter().map(|h| s.map.id(*h).into()).collect()
+        s.hexes.list().iter().map(|h| s.map.id(*h).into()).collect()
     });
     engine.register_fn(
         "adjacent_across",
