@@ -129,6 +129,8 @@ pub struct Map {
     hexsides: HashMap<Hexside, u64>,
     places: IndexMap<String, Hex>,
     areas: IndexMap<String, Vec<Hex>>,
+    /// See [`Map::neighbour_cells`]; made on first use.
+    neighbour_cells: std::cell::OnceCell<Vec<[Option<u32>; 6]>>,
 }
 
 /// Bit sets hold at most this many distinct tags or features.
@@ -213,6 +215,26 @@ impl Map {
     pub fn grid_len(&self) -> usize {
         let (c0, c1, r0, r1) = self.bounds;
         ((c1 - c0 + 1) * (r1 - r0 + 1)) as usize
+    }
+
+    /// For each grid index (see [`Map::index`]), the grid indices of the six neighbours by
+    /// direction (`None` off the grid): a search steps by index without converting hexes.
+    #[must_use]
+    pub fn neighbour_cells(&self) -> &[[Option<u32>; 6]] {
+        self.neighbour_cells.get_or_init(|| {
+            let (c0, c1, r0, r1) = self.bounds;
+            let mut out = vec![[None; 6]; self.grid_len()];
+            for row in r0..=r1 {
+                for col in c0..=c1 {
+                    let h = self.numbering.offset_to_hex(col, row);
+                    let Some(i) = self.index(h) else { continue };
+                    for (d, n) in h.neighbours().into_iter().enumerate() {
+                        out[i][d] = self.index(n).map(|j| j as u32);
+                    }
+                }
+            }
+            out
+        })
     }
 
     /// Every hex on the map in row-major printed order.
@@ -471,6 +493,7 @@ impl<'a> MapBuilder<'a> {
             hexsides: HashMap::default(),
             places: IndexMap::new(),
             areas: IndexMap::new(),
+            neighbour_cells: std::cell::OnceCell::new(),
         };
         Ok(MapBuilder { file, cursor, map })
     }

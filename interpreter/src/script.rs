@@ -828,15 +828,10 @@ fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<us
 }
 
 fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
-    let set = |key: &str| -> Rr<HashSet<Hex>> {
+    let set = |key: &str| -> Rr<Vec<Hex>> {
         match opts.get(key) {
-            None => Ok(HashSet::default()),
-            Some(d) => match d.read_lock::<HexSet>() {
-                Some(h) => Ok(h.hexes.list().iter().copied().collect()),
-                None => Ok(hex_list(w, d, &format!("option `{key}`"))?
-                    .into_iter()
-                    .collect()),
-            },
+            None => Ok(Vec::new()),
+            Some(d) => hex_list(w, d, &format!("option `{key}`")),
         }
     };
     for k in opts.keys() {

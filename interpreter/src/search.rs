@@ -179,21 +179,22 @@ impl CompiledProfile {
 pub struct MoveLimits {
     /// Movement points to spend.
     pub mp: f64,
-    /// Hexes that may not be entered (enemy units, say).
-    pub blocked: HashSet<Hex>,
+    /// Hexes that may not be entered (enemy units, say); repeats are harmless.
+    pub blocked: Vec<Hex>,
     /// Entering one of these hexes ends the move (enemy zones of control).
-    pub stop: HashSet<Hex>,
+    pub stop: Vec<Hex>,
     /// A unit may always move one hex, whatever it costs (a minimum-move rule).
     pub minimum_one_hex: bool,
     /// Extra MP to enter these hexes (next to an enemy screen, say).
     pub extra: HashMap<Hex, f64>,
     /// Entering these hexes, roads and other connections do not apply (a road
     /// crowded past its stacking limit): the terrain cost is paid.
-    pub plain: HashSet<Hex>,
+    pub plain: Vec<Hex>,
 }
 
+/// A hex waiting in the search's queue: its cost so far, the hex, and its grid index.
 #[derive(Clone, Copy, PartialEq)]
-struct Node(f64, Hex);
+struct Node(f64, Hex, usize);
 
 impl Eq for Node {}
 impl Ord for Node {
@@ -254,9 +255,9 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
         };
     };
     let n_cells = map.grid_len();
-    let dense = |set: &HashSet<Hex>| {
+    let dense = |hexes: &[Hex]| {
         let mut v = vec![false; n_cells];
-        for h in set {
+        for h in hexes {
             if let Some(i) = map.index(*h) {
                 v[i] = true;
             }
@@ -278,17 +279,18 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
     let mut came: Vec<Option<Hex>> = vec![None; n_cells];
     let mut reached = vec![start];
     best[start_i] = 0.0;
-    let mut heap = BinaryHeap::from([Node(0.0, start)]);
-    while let Some(Node(cost, h)) = heap.pop() {
-        let Some(hi) = map.index(h) else { continue };
+    let neighbours = map.neighbour_cells();
+    let mut heap = BinaryHeap::from([Node(0.0, start, start_i)]);
+    while let Some(Node(cost, h, hi)) = heap.pop() {
         if cost > best[hi] {
             continue;
         }
         if h != start && stop[hi] {
             continue;
         }
-        for (dir, n) in h.neighbours().into_iter().enumerate() {
-            let Some(ni) = map.index(n) else { continue };
+        for (dir, &ni) in neighbours[hi].iter().enumerate() {
+            let Some(ni) = ni else { continue };
+            let ni = ni as usize;
             let (on_map, tags, _) = map.step_bits(ni, 0);
             if !on_map || blocked[ni] {
                 continue;
@@ -306,12 +308,13 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
                 }
             }
             if total < best[ni] - 1e-9 {
+                let n = h.neighbour(dir);
                 if best[ni].is_infinite() {
                     reached.push(n);
                 }
                 best[ni] = total;
                 came[ni] = Some(h);
-                heap.push(Node(total, n));
+                heap.push(Node(total, n, ni));
             }
         }
     }
@@ -343,7 +346,7 @@ pub fn path(
 ) -> Option<(Vec<Hex>, f64)> {
     let limits = MoveLimits {
         mp: f64::MAX / 4.0,
-        blocked: blocked.clone(),
+        blocked: blocked.iter().copied().collect(),
         ..MoveLimits::default()
     };
     let reach = reachable(map, profile, start, &limits);
@@ -501,7 +504,7 @@ mod tests {
             "0.5 along the road + 1 extra"
         );
         let plain = MoveLimits {
-            plain: [h("0102")].into_iter().collect::<HashSet<_>>(),
+            plain: vec![h("0102")],
             ..base.clone()
         };
         assert_eq!(
