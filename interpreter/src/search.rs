@@ -527,8 +527,7 @@ mod tests {
         let ids: HashSet<String> = r.iter().map(|(x, _)| m.id(*x)).collect();
         assert!(ids.contains("0104"), "1.5 MP down the road");
         assert!(!ids.contains("0202"), "forest costs 3");
-        let mut stop = HashSet::default();
-        stop.insert(h("0102"));
+        let stop = vec![h("0102")];
         let r = reachable(&m, &p, h("0101"), &MoveLimits { stop, ..limits }).costs;
         assert!(
             !r.iter().any(|(x, _)| m.id(*x) == "0103"),
