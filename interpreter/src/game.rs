@@ -54,7 +54,7 @@ pub struct World {
     pub forced_draws: VecDeque<String>,
     /// Hex ids as script strings, made once per game on first use (returning a
     /// hex to a script is then a reference count, not a formatted string).
-    pub hex_ids: std::cell::OnceCell<Vec<rhai::ImmutableString>>,
+    pub hex_ids: std::cell::OnceCell<crate::script::HexIds>,
     /// The map's edge hexes, found on first use.
     pub edge_hexes: std::cell::OnceCell<Vec<crate::hex::Hex>>,
     /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for

@@ -135,9 +135,37 @@ pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
     engine
 }
 
+/// The printed ids of a game's hexes as script strings, made once per game: handing a hex
+/// to a script is then a reference count, not a formatted string, and reading one back
+/// finds it by the address of its text (held here, so no other string can take it).
+pub struct HexIds {
+    /// By grid index (see [`crate::map::Map::index`]); empty off the map.
+    ids: Vec<rhai::ImmutableString>,
+    /// (address, length) of each id's text -> its hex.
+    by_text: HashMap<(usize, usize), Hex>,
+}
+
 impl World {
     fn hex(&self, id: &str) -> Rr<Hex> {
+        // An id the core handed out is found by where its text lives, without parsing.
+        if let Some(h) = self.hex_ids().by_text.get(&(id.as_ptr() as usize, id.len())) {
+            return Ok(*h);
+        }
         self.map.parse(id).map_err(|e| e.to_string().into())
+    }
+
+    fn hex_ids(&self) -> &HexIds {
+        self.hex_ids.get_or_init(|| {
+            let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
+            let mut by_text = HashMap::default();
+            for x in self.map.hexes() {
+                if let Some(i) = self.map.index(x) {
+                    ids[i] = self.map.id(x).into();
+                    by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
+                }
+            }
+            HexIds { ids, by_text }
+        })
     }
 
     /// The hexes of a script's list. An entry may be a hex id, a [`HexSet`] or
@@ -198,16 +226,7 @@ impl World {
 
     /// A hex's printed id as a script string, from the game's cache.
     fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
-        let ids = self.hex_ids.get_or_init(|| {
-            let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
-            for x in self.map.hexes() {
-                if let Some(i) = self.map.index(x) {
-                    ids[i] = self.map.id(x).into();
-                }
-            }
-            ids
-        });
-        match self.map.index(h).and_then(|i| ids.get(i)) {
+        match self.map.index(h).and_then(|i| self.hex_ids().ids.get(i)) {
             Some(id) if !id.is_empty() => id.clone(),
             _ => self.map.id(h).into(),
         }
@@ -1834,8 +1853,10 @@ fn register_map_api(engine: &mut Engine) {
             let mut out = Array::new();
             for t in w.hexes(&to)? {
                 let open = w.map.neighbours(t).into_iter().any(|n| {
-                    let side = w.map.side_bits(n, t);
-                    from.contains(&n) && (side & blocked == 0 || side & crossing != 0)
+                    from.contains(&n) && {
+                        let side = w.map.side_bits(n, t);
+                        side & blocked == 0 || side & crossing != 0
+                    }
                 });
                 if open {
                     out.push(w.hex_id(t).into());
