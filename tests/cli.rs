@@ -329,3 +329,50 @@ fn recorded_answers_replay_a_mixed_sedgwick_game() {
     assert!(ra.len() > 100);
     assert_eq!(ra, rb);
 }
+
+#[test]
+fn a_failed_game_is_kept_at_the_last_turn_boundary() {
+    // Seed found with `muster simulate tests/fixtures/scenarios/flaky.ron --games 12`: the
+    // flaky rule fires in turn 2.
+    let seed = "17388166129998380965";
+    let save = std::env::temp_dir().join(format!("muster-flaky-{}.ron", std::process::id()));
+    let _ = std::fs::remove_file(&save);
+    let run = |args: &[&str]| {
+        let out = muster().args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let save_arg = save.to_str().unwrap();
+    let (code, err) = run(&[
+        "play",
+        "tests/fixtures/scenarios/flaky.ron",
+        "--seed",
+        seed,
+        "--save",
+        save_arg,
+        "-q",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the flaky rule fired"), "{err}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    // Everything of turn 1 and nothing of turn 2.
+    assert!(
+        text.contains(r#"\"turn\":1"#) && !text.contains(r#"\"turn\":2"#),
+        "{text}"
+    );
+    // Resuming replays turn 2 with the same dice, so the failure comes back.
+    let (code, err) = run(&[
+        "play",
+        "tests/fixtures/scenarios/flaky.ron",
+        "--resume",
+        save_arg,
+        "--save",
+        save_arg,
+        "-q",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the flaky rule fired"), "{err}");
+    let _ = std::fs::remove_file(&save);
+}

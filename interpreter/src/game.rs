@@ -87,8 +87,11 @@ pub struct Timers {
 impl Timers {
     /// Opens section `name`.
     pub fn enter(&mut self, name: &str) {
-        self.open
-            .push((name.to_string(), std::time::Instant::now(), Default::default()));
+        self.open.push((
+            name.to_string(),
+            std::time::Instant::now(),
+            Default::default(),
+        ));
     }
 
     /// Closes section `name` and any left open inside it; a name not open is ignored.
@@ -155,6 +158,17 @@ pub struct SaveFile {
     pub set_up: bool,
     /// The log so far, as JSON lines.
     pub log: String,
+}
+
+/// A game as it stood at some point (see [`Game::checkpoint`]). The log is kept as its
+/// length: records are only ever added, so the game's own log holds the rest.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    state: State,
+    dice: StreamState,
+    agent_stream: StreamState,
+    set_up: bool,
+    log_len: usize,
 }
 
 /// A game bound to its ruleset.
@@ -278,7 +292,11 @@ impl Game {
     #[must_use]
     pub fn timers(&self) -> Vec<(String, SectionTime)> {
         let w = self.handle.0.borrow();
-        w.timers.totals.iter().map(|(k, t)| (k.clone(), *t)).collect()
+        w.timers
+            .totals
+            .iter()
+            .map(|(k, t)| (k.clone(), *t))
+            .collect()
     }
 
     /// Forced draws not yet taken.
@@ -420,14 +438,33 @@ impl Game {
 
     /// The game as save-file text, at this point (call it at a turn boundary).
     pub fn snapshot(&self) -> Result<String> {
+        self.checkpoint_text(&self.checkpoint())
+    }
+
+    /// The game at this point, kept as values rather than text: cheap to take at every turn
+    /// boundary, and turned into save-file text only if it is needed (see
+    /// [`Game::checkpoint_text`]).
+    #[must_use]
+    pub fn checkpoint(&self) -> Checkpoint {
         let w = self.handle.0.borrow();
-        let save = SaveFile {
-            scenario: self.scenario.clone(),
+        Checkpoint {
             state: w.state.clone(),
             dice: w.dice.state(),
             agent_stream: w.agent_stream.state(),
             set_up: self.set_up,
-            log: w.log.to_jsonl(),
+            log_len: w.log.records().len(),
+        }
+    }
+
+    /// Save-file text of the game as it stood at `cp` (taken from this game).
+    pub fn checkpoint_text(&self, cp: &Checkpoint) -> Result<String> {
+        let save = SaveFile {
+            scenario: self.scenario.clone(),
+            state: cp.state.clone(),
+            dice: cp.dice,
+            agent_stream: cp.agent_stream,
+            set_up: cp.set_up,
+            log: self.handle.0.borrow().log.first_to_jsonl(cp.log_len),
         };
         ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
             .map_err(|e| Error::rules(format!("cannot save: {e}")))
@@ -555,7 +592,10 @@ mod tests {
         t.leave("turn");
         let turn = t.totals["turn"];
         let moves = t.totals["move"];
-        assert_eq!((turn.count, moves.count, t.totals["combat"].count), (1, 1, 1));
+        assert_eq!(
+            (turn.count, moves.count, t.totals["combat"].count),
+            (1, 1, 1)
+        );
         assert!(turn.total >= moves.total + Duration::from_millis(2));
         assert!(turn.own + moves.total <= turn.total + Duration::from_micros(1));
         assert!(turn.own < turn.total - Duration::from_millis(4));

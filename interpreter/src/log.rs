@@ -128,8 +128,14 @@ impl Log {
     /// The whole log as JSON lines.
     #[must_use]
     pub fn to_jsonl(&self) -> String {
+        self.first_to_jsonl(self.records.len())
+    }
+
+    /// The first `n` records as JSON lines (the log as it stood when it held `n`).
+    #[must_use]
+    pub fn first_to_jsonl(&self, n: usize) -> String {
         let mut out = String::new();
-        for r in &self.records {
+        for r in &self.records[..n.min(self.records.len())] {
             out.push_str(&serde_json::to_string(r).unwrap_or_default());
             out.push('\n');
         }

@@ -10,8 +10,8 @@ use crate::hex::{Hex, Hexside};
 use crate::numbering::{FastLayout, IdError, Numbering, Orientation};
 use crate::source::{did_you_mean, load_ron, parse_ron, Cursor};
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The map file as written.

@@ -201,7 +201,8 @@ mod tests {
         assert_eq!(rank.best(&m, &dests, &[]), 2, "closest to the goal");
         rank.keep = 3;
         assert_eq!(rank.best(&m, &dests, &[]), 1, "three hexes off");
-        rank.hexes.push((Rc::new(HexGroup::new(vec![h("0101")])), 100));
+        rank.hexes
+            .push((Rc::new(HexGroup::new(vec![h("0101")])), 100));
         assert_eq!(rank.best(&m, &dests, &[]), 0, "the bonus hex");
         assert_eq!(
             rank.best(&m, &dests, &[Some(1000), None]),

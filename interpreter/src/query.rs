@@ -123,10 +123,7 @@ mod tests {
             location: at,
             facing: None,
             face: "front".into(),
-            markers: markers
-                .iter()
-                .map(|m| (*m).to_string())
-                .collect(),
+            markers: markers.iter().map(|m| (*m).to_string()).collect(),
             props: [("brigade".to_string(), Value::Str("a".into()))]
                 .into_iter()
                 .collect(),

@@ -265,7 +265,11 @@ pub fn build_state(
                 facing: u.facing,
                 face: u.face.clone().unwrap_or_else(|| "front".to_string()),
                 markers: u.markers.iter().cloned().collect(),
-                props: u.props.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                props: u
+                    .props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
             },
         );
     }
@@ -294,7 +298,11 @@ pub fn build_state(
     }
     st.tracks = setup.tracks.iter().map(|(k, v)| (k.clone(), *v)).collect();
     st.decks = setup.decks.clone();
-    st.globals = setup.data.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    st.globals = setup
+        .data
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     st.globals
         .insert("options".to_string(), Value::Map(setup.options.clone()));
     Ok(st)

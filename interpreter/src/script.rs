@@ -148,7 +148,11 @@ pub struct HexIds {
 impl World {
     fn hex(&self, id: &str) -> Rr<Hex> {
         // An id the core handed out is found by where its text lives, without parsing.
-        if let Some(h) = self.hex_ids().by_text.get(&(id.as_ptr() as usize, id.len())) {
+        if let Some(h) = self
+            .hex_ids()
+            .by_text
+            .get(&(id.as_ptr() as usize, id.len()))
+        {
             return Ok(*h);
         }
         self.map.parse(id).map_err(|e| e.to_string().into())
@@ -615,7 +619,8 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
                     };
                     let points = number_arg(points, "points")? as i64;
                     if k == "hexes" {
-                        rank.hexes.push((hex_group(w, list, "`rank.hexes`")?, points));
+                        rank.hexes
+                            .push((hex_group(w, list, "`rank.hexes`")?, points));
                     } else {
                         let list = list
                             .clone()
@@ -1637,7 +1642,11 @@ fn register_map_api(engine: &mut Engine) {
             // short of "blocked", after the ruleset's `los_override` if it has one.
             let (from, to, has_hook) = {
                 let w = g.0.borrow();
-                (w.hexes(&from)?, w.hexes(&to)?, w.ruleset.has_function("los_override", 4))
+                (
+                    w.hexes(&from)?,
+                    w.hexes(&to)?,
+                    w.ruleset.has_function("los_override", 4),
+                )
             };
             let in_range = |a: Hex, b: Hex| (min..=max).contains(&INT::from(a.distance(b)));
             let mut out = Array::new();

@@ -7,9 +7,9 @@
 use crate::hex::Hex;
 use crate::map::Map;
 use indexmap::IndexMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BinaryHeap;
 
 /// A movement profile as written in a ruleset: what it costs to enter a hex.
@@ -226,7 +226,10 @@ impl Reach {
     /// The route to `goal`, both ends included, or `None` if the search did not reach it.
     #[must_use]
     pub fn route_to(&self, map: &Map, goal: Hex) -> Option<Vec<Hex>> {
-        let came = |h: Hex| map.index(h).and_then(|i| self.came.get(i).copied().flatten());
+        let came = |h: Hex| {
+            map.index(h)
+                .and_then(|i| self.came.get(i).copied().flatten())
+        };
         if goal != self.start && came(goal).is_none() {
             return None;
         }

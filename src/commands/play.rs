@@ -1,7 +1,7 @@
 //! `muster play`: run a scenario from set-up to the victory check.
 
 use super::{parse_agents, parse_options};
-use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult};
+use muster_interpreter::game::{write_atomically, Checkpoint, Game, GameOptions, GameResult};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -80,18 +80,26 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
 
 type Failure = (muster_interpreter::error::Error, Option<String>);
 
-/// Plays turn by turn, keeping a snapshot of the last turn boundary.
+/// Plays turn by turn, keeping a checkpoint of the last turn boundary; on an error, the
+/// checkpoint's save-file text goes back with it.
 fn play_out(game: &mut Game, save: Option<&Path>) -> Result<GameResult, Failure> {
-    let mut snapshot = game.snapshot().ok();
-    game.set_up().map_err(|e| (e, snapshot.clone()))?;
+    let mut checkpoint = game.checkpoint();
+    let fail = |game: &Game, cp: &Checkpoint, e| (e, game.checkpoint_text(cp).ok());
+    if let Err(e) = game.set_up() {
+        return Err(fail(game, &checkpoint, e));
+    }
     while !game.over() {
-        snapshot = game.snapshot().ok();
-        game.play_turn().map_err(|e| (e, snapshot.clone()))?;
+        checkpoint = game.checkpoint();
+        if let Err(e) = game.play_turn() {
+            return Err(fail(game, &checkpoint, e));
+        }
         if let Some(p) = save {
-            game.save(p).map_err(|e| (e, snapshot.clone()))?;
+            if let Err(e) = game.save(p) {
+                return Err(fail(game, &checkpoint, e));
+            }
         }
     }
-    game.victory().map_err(|e| (e, snapshot))
+    game.victory().map_err(|e| fail(game, &checkpoint, e))
 }
 
 fn print_result(r: &GameResult, a: &Args, game: &Game) {
@@ -129,7 +137,10 @@ fn print_profile(game: &Game, total: std::time::Duration) {
     timers.sort_by_key(|t| std::cmp::Reverse(t.1.total));
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     eprintln!("game: {:.1} ms", ms(total));
-    eprintln!("  {:<32} {:>9} {:>6} {:>9} {:>7} {:>10}", "section", "total ms", "%", "own ms", "times", "us each");
+    eprintln!(
+        "  {:<32} {:>9} {:>6} {:>9} {:>7} {:>10}",
+        "section", "total ms", "%", "own ms", "times", "us each"
+    );
     for (name, t) in timers {
         eprintln!(
             "  {name:<32} {:>9.2} {:>5.1}% {:>9.2} {:>7} {:>10.1}",
