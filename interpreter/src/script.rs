@@ -1001,6 +1001,35 @@ fn register_state_api(engine: &mut Engine) {
             Ok(())
         },
     );
+    engine.register_fn(
+        "get_at",
+        |g: &mut GameHandle, key: &str, field: &str| -> Dynamic {
+            // One entry of a map global, without copying the whole map into the script.
+            match g.0.borrow().state.globals.get(key) {
+                Some(Value::Map(m)) => m.get(field).map_or(Dynamic::UNIT, Value::to_dynamic),
+                _ => Dynamic::UNIT,
+            }
+        },
+    );
+    engine.register_fn(
+        "set_at",
+        |g: &mut GameHandle, key: &str, field: &str, v: Dynamic| -> Rr<()> {
+            let v = to_value(&v)?;
+            let mut w = g.0.borrow_mut();
+            match w.state.globals.get_mut(key) {
+                Some(Value::Map(m)) => {
+                    m.insert(field.to_string(), v);
+                    Ok(())
+                }
+                None => {
+                    let m = indexmap::IndexMap::from([(field.to_string(), v)]);
+                    w.state.globals.insert(key.to_string(), Value::Map(m));
+                    Ok(())
+                }
+                Some(_) => fail(format!("`set_at`: global `{key}` is not a map")),
+            }
+        },
+    );
     engine.register_fn("option", |g: &mut GameHandle, key: &str| -> Dynamic {
         match g.0.borrow().state.globals.get("options") {
             Some(Value::Map(m)) => m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic),
