@@ -2047,6 +2047,32 @@ fn register_rules_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "chart_band",
+        |g: &mut GameHandle, table: &str, entry: &str, fields: Array, x: Dynamic| -> Rr<String> {
+            // The first of `fields` whose number in `entry` is at least `x` ("" if none): the
+            // range band of a distance, say.
+            let x = number_arg(&x, "`chart_band` value")?;
+            let w = g.0.borrow();
+            for f in &fields {
+                let f = f.to_string();
+                let v = w
+                    .ruleset
+                    .tables
+                    .value(table, entry, &f)
+                    .map_err(|e| e.to_string())?;
+                let n = match v {
+                    Value::Int(i) => *i as FLOAT,
+                    Value::Float(x) => *x,
+                    _ => return fail(format!("`chart_band`: {table}.{entry}.{f} is not a number")),
+                };
+                if n >= x {
+                    return Ok(f);
+                }
+            }
+            Ok(String::new())
+        },
+    );
+    engine.register_fn(
         "has_chart_entry",
         |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> bool {
             g.0.borrow()
