@@ -831,6 +831,43 @@ fn also(before: Option<Vec<Hex>>, hexes: Vec<Hex>) -> Vec<Hex> {
     }
 }
 
+/// A unit through a template: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`,
+/// `{rating}`, `{face}` and `{at}` (its hex, "" off the map) are replaced; other text stays.
+fn describe_unit(w: &World, u: &crate::state::Unit, template: &str) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        match &after[..close] {
+            "id" => out.push_str(&u.id),
+            "name" => out.push_str(&u.name),
+            "side" => out.push_str(&u.side),
+            "kind" => out.push_str(&u.kind),
+            "strength" => out.push_str(&u.strength.to_string()),
+            "rating" => out.push_str(&u.rating.to_string()),
+            "face" => out.push_str(&u.face),
+            "at" => out.push_str(
+                &u.location
+                    .map(|h| w.hex_id(h).to_string())
+                    .unwrap_or_default(),
+            ),
+            other => {
+                out.push('{');
+                out.push_str(other);
+                out.push('}');
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The index a bot's answer picks: an index, or one of the options.
 fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<usize> {
     if let Ok(i) = answer.as_int() {
@@ -1358,6 +1395,23 @@ fn register_unit_api(engine: &mut Engine) {
             });
         };
     }
+    engine.register_fn(
+        "describe",
+        |g: &mut GameHandle, units: Array, template: &str, separator: &str| -> Rr<String> {
+            // Each unit through the template, joined: labels and log lines without a script
+            // loop of a call per field.
+            let w = g.0.borrow();
+            let mut out = String::new();
+            for (i, id) in units.iter().enumerate() {
+                let u = w.unit_ref(&id.to_string())?;
+                if i > 0 {
+                    out.push_str(separator);
+                }
+                out.push_str(&describe_unit(&w, u, template));
+            }
+            Ok(out)
+        },
+    );
     getter!("name", String, |u| u.name.clone());
     getter!("side_of", String, |u| u.side.clone());
     getter!("kind", String, |u| u.kind.clone());
