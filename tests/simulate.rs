@@ -151,3 +151,26 @@ fn bad_usage() {
     assert!(err.contains("--agent names side `union`"), "{err}");
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+#[test]
+fn a_replayed_log_in_a_batch_is_warned_about() {
+    let log = std::env::temp_dir().join(format!("muster-replay-{}.jsonl", std::process::id()));
+    let log_arg = log.to_str().unwrap();
+    let (_, err, code) = muster(&["play", SKIRMISH, "--seed", "3", "-q", "--log", log_arg]);
+    assert_eq!(code, 0, "{err}");
+    let agent = format!("red=replay:{log_arg}");
+    let (_, err, code) = muster(&[
+        "simulate", SKIRMISH, "--games", "3", "--agent", &agent, "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: red replays one recorded game's answers in each of the 3 games"),
+        "{err}"
+    );
+    // One game: the recording's own use, no warning.
+    let (_, err, _) = muster(&[
+        "simulate", SKIRMISH, "--games", "1", "--agent", &agent, "--json",
+    ]);
+    assert!(!err.contains("warning"), "{err}");
+    let _ = std::fs::remove_file(&log);
+}

@@ -66,6 +66,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         .map(Shard::parse)
         .transpose()
         .map_err(anyhow::Error::msg)?;
+    warn_about_replays(&spec);
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -90,6 +91,24 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let report = simulate::report(&spec, &sides, &records, seconds);
     print_report(&report, a.json, jobs);
     Ok(ExitCode::SUCCESS)
+}
+
+/// A recorded log answers the decisions of the one game it was recorded in; replayed into a
+/// batch, every game gets the same answers, and the games whose dice differ soon meet a
+/// decision the log does not fit (a failure). Say so before the run rather than after.
+fn warn_about_replays(spec: &Spec) {
+    if spec.games < 2 {
+        return;
+    }
+    for (side, agent) in &spec.agents {
+        if agent.starts_with("replay:") {
+            eprintln!(
+                "warning: {side} replays one recorded game's answers in each of the {} games; \
+                 games whose dice differ from the recording will fail when the answers stop fitting",
+                spec.games
+            );
+        }
+    }
 }
 
 fn merge(a: &Args) -> anyhow::Result<ExitCode> {
