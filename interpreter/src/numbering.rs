@@ -176,9 +176,17 @@ impl Numbering {
     /// (min column, max column, min row, max row).
     #[must_use]
     pub fn bounds(&self) -> (i32, i32, i32, i32) {
-        let sheets = self.effective_sheets();
+        // Asked on every hex conversion of a right-to-left map: no sheet list is built.
+        if self.sheets.is_empty() {
+            return (
+                self.column_range.0,
+                self.column_range.1,
+                self.row_range.0,
+                self.row_range.1,
+            );
+        }
         let mut b = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
-        for s in &sheets {
+        for s in &self.sheets {
             b.0 = b.0.min(s.columns.0 + s.offset.0);
             b.1 = b.1.max(s.columns.1 + s.offset.0);
             b.2 = b.2.min(s.rows.0 + s.offset.1);
