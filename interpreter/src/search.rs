@@ -79,6 +79,17 @@ pub struct CompiledProfile {
     hexside: Vec<(u64, f64)>,
     crossings: u64,
     connections: Vec<CompiledConnection>,
+    /// Every step's cost on the map it was bound to, made on the first search.
+    steps: std::cell::OnceCell<StepTable>,
+}
+
+/// The cost of each step of a map, by grid index and direction (`NaN`: no step there),
+/// with the profile's connections (roads) and without them (a crowded road, say): a search
+/// looks a step up instead of working it out.
+#[derive(Clone, Debug)]
+struct StepTable {
+    with_connections: Vec<[f64; 6]>,
+    plain: Vec<[f64; 6]>,
 }
 
 impl CompiledProfile {
@@ -99,6 +110,7 @@ impl CompiledProfile {
                 .filter_map(|(f, c)| map.feature_bit(f).map(|b| (b, *c)))
                 .collect(),
             crossings: map.feature_mask(&p.crossings),
+            steps: std::cell::OnceCell::new(),
             connections: p
                 .connections
                 .iter()
@@ -108,6 +120,35 @@ impl CompiledProfile {
                 })
                 .collect(),
         }
+    }
+
+    /// The step table of `map`, which must be the map this profile was bound to.
+    fn steps(&self, map: &Map) -> &StepTable {
+        self.steps.get_or_init(|| {
+            let cells = map.neighbour_cells();
+            let table = |connections: bool| -> Vec<[f64; 6]> {
+                (0..cells.len())
+                    .map(|i| {
+                        let mut row = [f64::NAN; 6];
+                        for (dir, n) in cells[i].iter().enumerate() {
+                            let Some(n) = n else { continue };
+                            let (on_map, tags, _) = map.step_bits(*n as usize, 0);
+                            let side = map.step_bits(i, dir).2;
+                            if on_map {
+                                row[dir] = self
+                                    .cost_by_bits(side, tags, connections)
+                                    .unwrap_or(f64::NAN);
+                            }
+                        }
+                        row
+                    })
+                    .collect()
+            };
+            StepTable {
+                with_connections: table(true),
+                plain: table(false),
+            }
+        })
     }
 
     /// The cost to move from `from` into the adjacent `to`, or `None` if it
@@ -283,6 +324,8 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
     let mut reached = vec![start];
     best[start_i] = 0.0;
     let neighbours = map.neighbour_cells();
+    let steps = profile.steps(map);
+    debug_assert_eq!(steps.plain.len(), n_cells, "a profile searched on another map");
     let mut heap = BinaryHeap::from([Node(0.0, start, start_i)]);
     while let Some(Node(cost, h, hi)) = heap.pop() {
         if cost > best[hi] {
@@ -294,14 +337,14 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
         for (dir, &ni) in neighbours[hi].iter().enumerate() {
             let Some(ni) = ni else { continue };
             let ni = ni as usize;
-            let (on_map, tags, _) = map.step_bits(ni, 0);
-            if !on_map || blocked[ni] {
+            let step = if plain[ni] {
+                steps.plain[hi][dir]
+            } else {
+                steps.with_connections[hi][dir]
+            };
+            if step.is_nan() || blocked[ni] {
                 continue;
             }
-            let side = map.step_bits(hi, dir).2;
-            let Some(step) = profile.cost_by_bits(side, tags, !plain[ni]) else {
-                continue;
-            };
             let mut total = cost + step + extra.get(ni).copied().unwrap_or(0.0);
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
