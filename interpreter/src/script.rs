@@ -360,10 +360,13 @@ fn sees(ctx: &NativeCallContext, g: &GameHandle, a: Hex, b: Hex, has_hook: bool)
     }
     let m = Dynamic::from_map(verdict_map(&verdict));
     let out: Dynamic = ctx.call_fn("los_override", (g.clone(), ids.0, ids.1, m))?;
-    Ok(out
+    match out
         .read_lock::<RMap>()
         .and_then(|m| m.get("verdict").map(ToString::to_string))
-        .is_some_and(|v| v != "blocked"))
+    {
+        Some(v) => Ok(v != "blocked"),
+        None => fail("`los_override` must return a map with a `verdict`".to_string()),
+    }
 }
 
 /// The text of an option: its `label` if it is a map with one.
