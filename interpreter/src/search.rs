@@ -325,7 +325,11 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
     best[start_i] = 0.0;
     let neighbours = map.neighbour_cells();
     let steps = profile.steps(map);
-    debug_assert_eq!(steps.plain.len(), n_cells, "a profile searched on another map");
+    debug_assert_eq!(
+        steps.plain.len(),
+        n_cells,
+        "a profile searched on another map"
+    );
     let mut heap = BinaryHeap::from([Node(0.0, start, start_i)]);
     while let Some(Node(cost, h, hi)) = heap.pop() {
         if cost > best[hi] {
