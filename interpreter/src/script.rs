@@ -969,15 +969,24 @@ fn register_api(engine: &mut Engine) {
 /// Rhai's own `contains` calls the `==` operator through the engine for every
 /// element, which made it the costliest single function in a whole game (lists
 /// of hex ids are searched constantly). Registered for exact argument types, these
-/// take precedence over the generic version; an element of another type is
-/// unequal, as with `==`.
+/// take precedence over the generic version and answer as `==` does: text equals a
+/// character of the same text, an integer equals a float of the same value, other
+/// types are unequal.
 fn register_fast_contains(engine: &mut Engine) {
     engine.register_fn("contains", |list: &mut Array, x: rhai::ImmutableString| {
-        list.iter()
-            .any(|d| d.as_immutable_string_ref().is_ok_and(|s| *s == x))
+        list.iter().any(|d| match d.as_immutable_string_ref() {
+            Ok(s) => *s == x,
+            Err(_) => d.as_char().is_ok_and(|c| {
+                let mut buf = [0u8; 4];
+                *c.encode_utf8(&mut buf) == *x
+            }),
+        })
     });
     engine.register_fn("contains", |list: &mut Array, x: INT| {
-        list.iter().any(|d| d.as_int().is_ok_and(|i| i == x))
+        list.iter().any(|d| match d.as_int() {
+            Ok(i) => i == x,
+            Err(_) => d.as_float().is_ok_and(|f| f == x as FLOAT),
+        })
     });
 }
 
