@@ -157,21 +157,6 @@ impl Numbering {
         }
     }
 
-    /// The sheets of this map; a one-sheet map has one unnamed sheet.
-    #[must_use]
-    pub fn effective_sheets(&self) -> Vec<Sheet> {
-        if self.sheets.is_empty() {
-            vec![Sheet {
-                prefix: String::new(),
-                columns: self.column_range,
-                rows: self.row_range,
-                offset: (0, 0),
-            }]
-        } else {
-            self.sheets.clone()
-        }
-    }
-
     /// The bounds of the whole map in global printed coordinates:
     /// (min column, max column, min row, max row).
     #[must_use]

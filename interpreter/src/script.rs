@@ -1241,6 +1241,11 @@ fn register_state_api(engine: &mut Engine) {
     );
 }
 
+/// The ids of these units, as a script's list.
+fn ids_of<'a>(units: impl Iterator<Item = &'a crate::state::Unit>) -> Array {
+    units.map(|u| Dynamic::from(u.id.clone())).collect()
+}
+
 fn register_unit_api(engine: &mut Engine) {
     engine.register_fn("units", |g: &mut GameHandle| -> Array {
         g.0.borrow()
@@ -1252,33 +1257,19 @@ fn register_unit_api(engine: &mut Engine) {
             .collect()
     });
     engine.register_fn("units_of", |g: &mut GameHandle, side: &str| -> Array {
-        g.0.borrow()
-            .state
-            .units
-            .values()
-            .filter(|u| u.side == side)
-            .map(|u| Dynamic::from(u.id.clone()))
-            .collect()
+        ids_of(g.0.borrow().state.units.values().filter(|u| u.side == side))
     });
     engine.register_fn("units_at", |g: &mut GameHandle, hex: &str| -> Rr<Array> {
         let w = g.0.borrow();
         let h = w.hex(hex)?;
-        Ok(w.state
-            .units_at(h)
-            .map(|u| Dynamic::from(u.id.clone()))
-            .collect())
+        Ok(ids_of(w.state.units_at(h)))
     });
     engine.register_fn(
         "units_where",
         |g: &mut GameHandle, filter: RMap| -> Rr<Array> {
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            Ok(w.state
-                .units
-                .values()
-                .filter(|u| f.accepts(u))
-                .map(|u| Dynamic::from(u.id.clone()))
-                .collect())
+            Ok(ids_of(w.state.units.values().filter(|u| f.accepts(u))))
         },
     );
     engine.register_fn(
@@ -1338,13 +1329,13 @@ fn register_unit_api(engine: &mut Engine) {
         },
     );
     engine.register_fn("units_on_map", |g: &mut GameHandle, side: &str| -> Array {
-        g.0.borrow()
-            .state
-            .units
-            .values()
-            .filter(|u| u.side == side && u.location.is_some())
-            .map(|u| Dynamic::from(u.id.clone()))
-            .collect()
+        ids_of(
+            g.0.borrow()
+                .state
+                .units
+                .values()
+                .filter(|u| u.side == side && u.location.is_some()),
+        )
     });
     engine.register_fn("occupancy", |g: &mut GameHandle, side: &str| -> RMap {
         let w = g.0.borrow();
