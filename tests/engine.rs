@@ -185,6 +185,22 @@ fn a_runaway_script_is_stopped() {
     assert!(err.contains("operations limit"), "{err}");
 }
 
+#[test]
+fn a_closure_that_captures_is_explained() {
+    let mut g =
+        Game::from_scenario(Path::new("tests/fixtures/scenarios/capture.ron"), &opts(1)).unwrap();
+    let err = g.run(None).unwrap_err().to_string();
+    assert!(
+        err.starts_with("tests/fixtures/rulesets/capture/main.rhai:3:"),
+        "{err}"
+    );
+    assert!(err.contains("Variable not found: limit"), "{err}");
+    assert!(
+        err.contains("cannot see the variables around them"),
+        "{err}"
+    );
+}
+
 const CHICKAMAUGA: &str = "scenarios/last_victory/chickamauga.ron";
 
 #[test]

@@ -67,6 +67,14 @@ pub fn script_error(
         }
         other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
     };
+    // The engine is built without closures (a tenth faster): an anonymous function sees only
+    // its parameters, and a captured name reads as an unknown variable.
+    let in_anonymous = calls.first().is_some_and(|f| f.starts_with("anon$"));
+    if in_anonymous && matches!(e, EvalAltResult::ErrorVariableNotFound(..)) {
+        message.push_str(
+            " (anonymous functions cannot see the variables around them: pass the value as a parameter, or write a loop)",
+        );
+    }
     if !calls.is_empty() {
         message = format!("{message} (in {})", calls.join(" <- "));
     }
