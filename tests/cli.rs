@@ -376,3 +376,45 @@ fn a_failed_game_is_kept_at_the_last_turn_boundary() {
     assert!(err.contains("the flaky rule fired"), "{err}");
     let _ = std::fs::remove_file(&save);
 }
+
+/// `--profile` rows as (section, total operations, own operations), in thousands.
+fn profile_rows(stderr: &str) -> Vec<(String, f64, f64)> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with("section"))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn profile_counts_script_operations_per_section_the_same_every_run() {
+    let run = || {
+        let out = muster()
+            .args([
+                "play",
+                "tests/fixtures/scenarios/timed.ron",
+                "-q",
+                "--profile",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let (first, second) = (run(), run());
+    assert!(first.contains("k script operations"), "{first}");
+    let rows = profile_rows(&first);
+    assert_eq!(rows, profile_rows(&second), "{first}\n{second}");
+    let turn = rows.iter().find(|r| r.0 == "turn").expect("turn section");
+    let inner = rows.iter().find(|r| r.0 == "inner").expect("inner section");
+    // The turn's loop of 100 runs outside `inner`, whose loop of 10 is inside it.
+    assert!(inner.1 > 0.0 && turn.1 > 5.0 * inner.1, "{first}");
+    assert!((turn.2 - (turn.1 - inner.1)).abs() < 0.15, "{first}");
+}

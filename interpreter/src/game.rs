@@ -64,50 +64,84 @@ pub struct World {
     pub terminal: Box<dyn Terminal>,
 }
 
-/// The time spent in one named script section (see [`Timers`]).
+/// The time and script operations spent in one named script section (see [`Timers`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SectionTime {
     /// From entering to leaving, summed.
     pub total: std::time::Duration,
     /// The total less the time in sections opened inside it.
     pub own: std::time::Duration,
+    /// Script operations from entering to leaving, summed (0 unless the game counts them,
+    /// see [`GameOptions::count_operations`]).
+    pub operations: u64,
+    /// The operations less those in sections opened inside it.
+    pub own_operations: u64,
     /// Times entered.
     pub count: u64,
 }
 
+/// A section entered and not yet left.
+#[derive(Debug)]
+struct OpenSection {
+    name: String,
+    started: std::time::Instant,
+    operations_at_start: u64,
+    /// Time and operations spent in sections opened inside this one.
+    inner: std::time::Duration,
+    inner_operations: u64,
+}
+
 /// Script section timers: `game.timer(name)` opens a section and `game.timer_end(name)`
 /// closes it. Sections nest, so each also knows its own time (less the sections inside).
+/// Each section also counts the script operations run inside it, read from
+/// [`crate::script::operations`].
 #[derive(Debug, Default)]
 pub struct Timers {
     totals: IndexMap<String, SectionTime>,
-    /// The open sections: name, when entered, time spent in sections opened inside.
-    open: Vec<(String, std::time::Instant, std::time::Duration)>,
+    open: Vec<OpenSection>,
 }
 
 impl Timers {
     /// Opens section `name`.
     pub fn enter(&mut self, name: &str) {
-        self.open.push((
-            name.to_string(),
-            std::time::Instant::now(),
-            Default::default(),
-        ));
+        self.enter_at(name, crate::script::operations());
     }
 
     /// Closes section `name` and any left open inside it; a name not open is ignored.
     pub fn leave(&mut self, name: &str) {
-        let Some(i) = self.open.iter().rposition(|(n, ..)| n == name) else {
+        self.leave_at(name, crate::script::operations());
+    }
+
+    /// Opens section `name` when the operation count is `operations`.
+    fn enter_at(&mut self, name: &str, operations: u64) {
+        self.open.push(OpenSection {
+            name: name.to_string(),
+            started: std::time::Instant::now(),
+            operations_at_start: operations,
+            inner: std::time::Duration::default(),
+            inner_operations: 0,
+        });
+    }
+
+    /// Closes section `name` (and any left open inside it) when the operation count is
+    /// `operations`.
+    fn leave_at(&mut self, name: &str, operations: u64) {
+        let Some(i) = self.open.iter().rposition(|s| s.name == name) else {
             return;
         };
         while self.open.len() > i {
-            let (n, start, inner) = self.open.pop().expect("non-empty");
-            let elapsed = start.elapsed();
-            let t = self.totals.entry(n).or_default();
+            let s = self.open.pop().expect("non-empty");
+            let elapsed = s.started.elapsed();
+            let ops = operations.saturating_sub(s.operations_at_start);
+            let t = self.totals.entry(s.name).or_default();
             t.total += elapsed;
-            t.own += elapsed.saturating_sub(inner);
+            t.own += elapsed.saturating_sub(s.inner);
+            t.operations += ops;
+            t.own_operations += ops.saturating_sub(s.inner_operations);
             t.count += 1;
             if let Some(parent) = self.open.last_mut() {
-                parent.2 += elapsed;
+                parent.inner += elapsed;
+                parent.inner_operations += ops;
             }
         }
     }
@@ -128,6 +162,10 @@ pub struct GameOptions {
     pub options: IndexMap<String, Value>,
     /// Echo the narration to standard output as the game runs.
     pub echo: bool,
+    /// Count script operations for the section timers (`muster play --profile`); costs
+    /// about 2 % of a game. Applies when the game compiles its own ruleset
+    /// ([`Game::from_scenario`], [`Game::resume`]).
+    pub count_operations: bool,
 }
 
 /// The end of a game.
@@ -183,7 +221,7 @@ impl Game {
     /// Loads a scenario's ruleset and starts a game of it.
     pub fn from_scenario(path: &Path, opts: &GameOptions) -> Result<Game> {
         let scenario = Scenario::load(path)?;
-        let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+        let ruleset = Rc::new(load_ruleset(&scenario, opts)?);
         Game::start(&scenario, ruleset, opts)
     }
 
@@ -244,7 +282,7 @@ impl Game {
         let text = read_file(save_path)?;
         let save: SaveFile = crate::source::parse_ron(&text, save_path)?;
         let scenario = Scenario::load(&save.scenario)?;
-        let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+        let ruleset = Rc::new(load_ruleset(&scenario, opts)?);
         let map = Rc::new(scenario.load_map()?);
         let mut world = World::new(save.state, ruleset.clone(), map, opts);
         world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
@@ -563,6 +601,15 @@ impl World {
     }
 }
 
+/// Compiles a scenario's ruleset, counting script operations if `opts` asks.
+fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<Ruleset> {
+    let mut ruleset = Ruleset::load(&scenario.ruleset_dir())?;
+    if opts.count_operations {
+        crate::script::count_operations(&mut ruleset.engine);
+    }
+    Ok(ruleset)
+}
+
 /// Calls a script function without re-running the scripts' top level.
 pub fn call_script(ruleset: &Ruleset, name: &str, args: impl FuncArgs) -> Result<Dynamic> {
     let mut scope = Scope::new();
@@ -601,5 +648,25 @@ mod tests {
         assert!(turn.own < turn.total - Duration::from_millis(4));
         assert_eq!(moves.own, moves.total);
         assert!(t.open.is_empty());
+    }
+
+    #[test]
+    fn sections_count_their_own_operations() {
+        let mut t = Timers::default();
+        t.enter_at("turn", 100);
+        t.enter_at("move", 110);
+        t.leave_at("move", 150);
+        t.enter_at("move", 160);
+        t.enter_at("search", 161);
+        // Closing `move` closes the search left open inside it.
+        t.leave_at("move", 170);
+        t.leave_at("turn", 200);
+        let (turn, moves, search) = (t.totals["turn"], t.totals["move"], t.totals["search"]);
+        assert_eq!((turn.operations, turn.own_operations), (100, 50));
+        assert_eq!(
+            (moves.operations, moves.own_operations, moves.count),
+            (50, 41, 2)
+        );
+        assert_eq!((search.operations, search.own_operations), (9, 9));
     }
 }

@@ -163,7 +163,7 @@ fn play_one(spec: &Spec, index: usize) -> Record {
             seed,
             agents: agents(spec)?,
             options: spec.options.clone(),
-            echo: false,
+            ..GameOptions::default()
         };
         let mut game = Game::start_on(&l.scenario, l.ruleset.clone(), l.map.clone(), &opts)?;
         let result = game.run(None)?;

@@ -46,15 +46,18 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         agents: parse_agents(&a.agents)?,
         options: parse_options(&a.options)?,
         echo: !a.json && !a.quiet,
+        count_operations: a.profile,
     };
     let mut game = match &a.resume {
         Some(save) => Game::resume(save, &opts)?,
         None => Game::from_scenario(&a.scenario, &opts)?,
     };
     let started = std::time::Instant::now();
+    let operations_before = muster_interpreter::script::operations();
     let outcome = play_out(&mut game, a.save.as_deref());
     if a.profile {
-        print_profile(&game, started.elapsed());
+        let operations = muster_interpreter::script::operations() - operations_before;
+        print_profile(&game, started.elapsed(), operations);
     }
     if let Some(p) = &a.log {
         write_atomically(p, &game.log().to_jsonl())?;
@@ -130,22 +133,31 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
     }
 }
 
-/// The script section timers, slowest first, beside the whole game's time: each section's
-/// total, its own time (less the sections opened inside it), and how often it was entered.
-fn print_profile(game: &Game, total: std::time::Duration) {
+/// The script section timers, most script operations first, beside the whole game's time and
+/// operations: each section's total, its own share (less the sections opened inside it), and
+/// how often it was entered. Operation counts are the same on any machine; times are not.
+fn print_profile(game: &Game, total: std::time::Duration, operations: u64) {
     let mut timers = game.timers();
-    timers.sort_by_key(|t| std::cmp::Reverse(t.1.total));
+    timers.sort_by_key(|t| std::cmp::Reverse((t.1.operations, t.1.total)));
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    eprintln!("game: {:.1} ms", ms(total));
+    let kops = |n: u64| n as f64 / 1e3;
     eprintln!(
-        "  {:<32} {:>9} {:>6} {:>9} {:>7} {:>10}",
-        "section", "total ms", "%", "own ms", "times", "us each"
+        "game: {:.1} ms, {:.1} k script operations ({:.0} ns each, calls into the core included)",
+        ms(total),
+        kops(operations),
+        total.as_secs_f64() * 1e9 / (operations.max(1) as f64)
+    );
+    eprintln!(
+        "  {:<32} {:>9} {:>6} {:>9} {:>9} {:>9} {:>7} {:>10}",
+        "section", "total kop", "%", "own kop", "total ms", "own ms", "times", "us each"
     );
     for (name, t) in timers {
         eprintln!(
-            "  {name:<32} {:>9.2} {:>5.1}% {:>9.2} {:>7} {:>10.1}",
+            "  {name:<32} {:>9.1} {:>5.1}% {:>9.1} {:>9.2} {:>9.2} {:>7} {:>10.1}",
+            kops(t.operations),
+            100.0 * t.operations as f64 / (operations.max(1) as f64),
+            kops(t.own_operations),
             ms(t.total),
-            100.0 * t.total.as_secs_f64() / total.as_secs_f64().max(1e-9),
             ms(t.own),
             t.count,
             t.total.as_secs_f64() * 1e6 / (t.count.max(1) as f64)
