@@ -799,6 +799,39 @@ fn choose_move(
     Ok(chosen)
 }
 
+/// The most values `minimal_sets` takes: it looks at every subset, 2^n of them.
+const MINIMAL_SETS_MAX: usize = 20;
+
+/// `game.minimal_sets(values, needed)`: every set of positions in `values` whose values sum to
+/// at least `needed` and from which no one position could be dropped (losses that must reach a
+/// total, say), as lists of positions. Sets come in the order of the bit masks that name them
+/// (the set with position 0 alone first), positions within a set in ascending order.
+fn minimal_sets(values: &Array, needed: &Dynamic) -> Rr<Array> {
+    if values.len() > MINIMAL_SETS_MAX {
+        return fail(format!(
+            "minimal_sets takes at most {MINIMAL_SETS_MAX} values, not {}",
+            values.len()
+        ));
+    }
+    let values = values
+        .iter()
+        .map(|v| number_arg(v, "a value"))
+        .collect::<Rr<Vec<FLOAT>>>()?;
+    let needed = number_arg(needed, "`needed`")?;
+    let mut out = Array::new();
+    for mask in 1u32..(1 << values.len()) {
+        let members = (0..values.len()).filter(|i| mask >> i & 1 == 1);
+        let sum: FLOAT = members.clone().map(|i| values[i]).sum();
+        if sum < needed || members.clone().any(|i| sum - values[i] >= needed) {
+            continue;
+        }
+        out.push(Dynamic::from_array(
+            members.map(|i| Dynamic::from_int(i as INT)).collect(),
+        ));
+    }
+    Ok(out)
+}
+
 /// Text or a list of text from a script (`kind: "gun"` or `kind: ["gun", "train"]`).
 fn text_list(d: &Dynamic, key: &str) -> Rr<Vec<String>> {
     if d.is_string() {
@@ -1958,6 +1991,29 @@ fn register_map_api(engine: &mut Engine) {
         s.hexes.list().iter().map(|h| s.map.id(*h).into()).collect()
     });
     engine.register_fn(
+        "hexes_in",
+        |g: &mut GameHandle, list: Array, any_of: Array, none_of: Array| -> Rr<Array> {
+            // The hexes of `list` (in its order) that stand in some list of `any_of` and in no
+            // list of `none_of`: one call where a script would loop with `contains`.
+            let w = g.0.borrow();
+            let within: HashSet<Hex> = w.hexes(&any_of)?.into_iter().collect();
+            let without: HashSet<Hex> = w.hexes(&none_of)?.into_iter().collect();
+            let mut out = Array::new();
+            for h in w.hexes(&list)? {
+                if within.contains(&h) && !without.contains(&h) {
+                    out.push(w.hex_id(h).into());
+                }
+            }
+            Ok(out)
+        },
+    );
+    engine.register_fn(
+        "minimal_sets",
+        |_: &mut GameHandle, values: Array, needed: Dynamic| -> Rr<Array> {
+            minimal_sets(&values, &needed)
+        },
+    );
+    engine.register_fn(
         "adjacent_across",
         |g: &mut GameHandle,
          from: Array,
@@ -2169,4 +2225,24 @@ fn register_rules_api(engine: &mut Engine) {
                 .is_ok()
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{minimal_sets, MINIMAL_SETS_MAX};
+    use rhai::{Array, Dynamic};
+
+    #[test]
+    fn minimal_sets_refuses_lists_too_long_to_enumerate() {
+        let values: Array = (0..=MINIMAL_SETS_MAX)
+            .map(|_| Dynamic::from_int(1))
+            .collect();
+        let err = minimal_sets(&values, &Dynamic::from_int(2)).unwrap_err();
+        assert!(err.to_string().contains("at most 20 values"), "{err}");
+        let ok: Array = (0..MINIMAL_SETS_MAX)
+            .map(|_| Dynamic::from_int(1))
+            .collect();
+        // Twenty ones reaching 20: only the whole set.
+        assert_eq!(minimal_sets(&ok, &Dynamic::from_int(20)).unwrap().len(), 1);
+    }
 }
