@@ -43,11 +43,11 @@ pub struct World {
     /// LOS rules bound to the map.
     pub los: LosEvaluator,
     /// Movement profiles bound to the map.
-    pub profiles: IndexMap<String, CompiledProfile>,
+    pub profiles: FxIndexMap<String, CompiledProfile>,
     /// ZOC rules bound to the map.
     pub zoc: CompiledZoc,
     /// Who plays each side.
-    pub agents: IndexMap<String, AgentKind>,
+    pub agents: FxIndexMap<String, AgentKind>,
     /// Forced answers (examples), used before any agent.
     pub forced: VecDeque<Answer>,
     /// Forced draws (examples): the items the next draws take, in order.
@@ -146,6 +146,10 @@ impl Timers {
         }
     }
 }
+
+/// An ordered map looked up by name many times a game: the fast hash, not the
+/// collision-proof default (keys come from the ruleset, not from an adversary).
+pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// The handle scripts receive as `game`: a shared reference to the [`World`].
 #[derive(Clone)]
@@ -568,7 +572,7 @@ impl World {
             .iter()
             .map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map)))
             .collect();
-        let mut agents = IndexMap::new();
+        let mut agents = FxIndexMap::default();
         for side in &ruleset.sides {
             agents.insert(
                 side.clone(),

@@ -248,8 +248,8 @@ impl World {
     }
 
     /// How many units of `side` stand in each hex, in set-up order of the units.
-    fn stack_counts(&self, side: &str) -> indexmap::IndexMap<Hex, INT> {
-        let mut counts = indexmap::IndexMap::new();
+    fn stack_counts(&self, side: &str) -> indexmap::IndexMap<Hex, INT, rustc_hash::FxBuildHasher> {
+        let mut counts = indexmap::IndexMap::default();
         for u in self.state.units.values() {
             if let Some(h) = u.location.filter(|_| u.side == side) {
                 *counts.entry(h).or_default() += 1;
@@ -624,6 +624,7 @@ fn number_arg(d: &Dynamic, what: &str) -> Rr<FLOAT> {
 }
 
 /// The bot's wish for a move (`choice.rank`), read into a [`moves::Rank`].
+#[inline(never)]
 fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
     let Some(m) = d.read_lock::<RMap>() else {
         return fail(
@@ -682,6 +683,7 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
 /// `#{ kind: "stay" | "move", hex, cost, label, route }` plus `choice.fields`,
 /// where `route` lists the hexes passed through, both ends included.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn choose_move(
     ctx: &NativeCallContext,
     g: &GameHandle,
@@ -954,6 +956,7 @@ fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<us
     }
 }
 
+#[inline(never)]
 fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     let set = |key: &str| -> Rr<Vec<Hex>> {
         match opts.get(key) {
