@@ -624,7 +624,6 @@ fn number_arg(d: &Dynamic, what: &str) -> Rr<FLOAT> {
 }
 
 /// The bot's wish for a move (`choice.rank`), read into a [`moves::Rank`].
-#[inline(never)]
 fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
     let Some(m) = d.read_lock::<RMap>() else {
         return fail(
@@ -683,7 +682,6 @@ fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
 /// `#{ kind: "stay" | "move", hex, cost, label, route }` plus `choice.fields`,
 /// where `route` lists the hexes passed through, both ends included.
 #[allow(clippy::too_many_arguments)]
-#[inline(never)]
 fn choose_move(
     ctx: &NativeCallContext,
     g: &GameHandle,
@@ -712,16 +710,21 @@ fn choose_move(
             ));
         }
     }
-    let array = |key: &str| -> Rr<Array> {
+    // The choice's lists are read in place: `exclude` can be long, and is read every move.
+    let with_array = |key: &str, f: &mut dyn FnMut(&Array) -> Rr<()>| -> Rr<()> {
         match choice.get(key) {
-            None => Ok(Array::new()),
-            Some(d) => d
-                .clone()
-                .into_array()
-                .or_else(|t| fail(format!("`{key}` must be an array, not {t}"))),
+            None => Ok(()),
+            Some(d) => match d.read_lock::<Array>() {
+                Some(a) => f(&a),
+                None => fail(format!("`{key}` must be an array, not {}", d.type_name())),
+            },
         }
     };
-    let extras = array("extra")?;
+    let mut extras = Array::new();
+    with_array("extra", &mut |a| {
+        extras = a.clone();
+        Ok(())
+    })?;
     let prefix = choice
         .get("label")
         .map_or_else(|| "move to".to_string(), ToString::to_string);
@@ -734,16 +737,19 @@ fn choose_move(
         let lim = move_limits(&w, number_arg(mp, "mp")?, limits)?;
         let start = w.hex(from)?;
         let reach = search::reachable(&w.map, w.profile(profile)?, start, &lim);
-        let tags: Vec<String> = array("exclude_terrain")?
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let mut tags: Vec<String> = Vec::new();
+        with_array("exclude_terrain", &mut |a| {
+            tags = a.iter().map(ToString::to_string).collect();
+            Ok(())
+        })?;
+        let mut exclude = Vec::new();
+        with_array("exclude", &mut |a| w.push_hexes(a, &mut exclude))?;
         let filter = moves::Filter {
             stay: choice
                 .get("stay")
                 .and_then(|d| d.as_bool().ok())
                 .unwrap_or(true),
-            exclude: w.hexes(&array("exclude")?)?.into_iter().collect(),
+            exclude: exclude.into_iter().collect(),
             exclude_terrain: w.map.tag_mask(&tags),
         };
         let dests = moves::destinations(&w.map, start, &reach.costs, &filter);
@@ -956,7 +962,6 @@ fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<us
     }
 }
 
-#[inline(never)]
 fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     let set = |key: &str| -> Rr<Vec<Hex>> {
         match opts.get(key) {
@@ -1962,7 +1967,8 @@ fn register_map_api(engine: &mut Engine) {
             // Every map hex within `r` of any of `hexes` (themselves included), each once, in
             // the order found: the hexes next to the enemy, a zone around the guns ...
             let w = g.0.borrow();
-            let mut seen: indexmap::IndexSet<Hex> = indexmap::IndexSet::new();
+            let mut seen: indexmap::IndexSet<Hex, rustc_hash::FxBuildHasher> =
+                indexmap::IndexSet::default();
             for h in w.hexes(&hexes)? {
                 for x in h.within(r.max(0) as u32) {
                     if w.map.contains(x) {
