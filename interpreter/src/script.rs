@@ -1889,6 +1889,16 @@ fn register_map_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "line_hexes",
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+            // The map hexes the line passes through, in order, both of a hexside pair, the
+            // ends excluded: `game.line` flattened, for a query's `in` (units under the line).
+            let w = g.0.borrow();
+            let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+            Ok(w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map.contains(*h))))
+        },
+    );
+    engine.register_fn(
         "reached",
         |g: &mut GameHandle,
          hex: &str,
