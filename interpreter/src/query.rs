@@ -56,12 +56,16 @@ impl UnitFilter {
     /// Whether a unit passes every test.
     #[must_use]
     pub fn accepts(&self, u: &Unit) -> bool {
+        // Where first: most queries name a hex, and comparing hexes is cheaper than names.
+        if self.at.is_some() && u.location != self.at {
+            return false;
+        }
+        if self.on_map.is_some_and(|m| m != u.location.is_some()) {
+            return false;
+        }
         if self.side.as_ref().is_some_and(|s| *s != u.side)
             || self.not_side.as_ref().is_some_and(|s| *s == u.side)
         {
-            return false;
-        }
-        if self.at.is_some() && u.location != self.at {
             return false;
         }
         if let Some((h, r)) = self.near {
@@ -73,9 +77,6 @@ impl UnitFilter {
             if u.location.is_none_or(|l| !hexes.contains(&l)) {
                 return false;
             }
-        }
-        if self.on_map.is_some_and(|m| m != u.location.is_some()) {
-            return false;
         }
         if !self.kind.is_empty() && !self.kind.contains(&u.kind) || self.kind_not.contains(&u.kind)
         {
