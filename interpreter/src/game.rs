@@ -72,7 +72,7 @@ pub struct SectionTime {
     /// The total less the time in sections opened inside it.
     pub own: std::time::Duration,
     /// Script operations from entering to leaving, summed (0 unless the game counts them,
-    /// see [`GameOptions::count_operations`]).
+    /// see [`GameOptions::profile`]).
     pub operations: u64,
     /// The operations less those in sections opened inside it.
     pub own_operations: u64,
@@ -166,10 +166,10 @@ pub struct GameOptions {
     pub options: IndexMap<String, Value>,
     /// Echo the narration to standard output as the game runs.
     pub echo: bool,
-    /// Count script operations for the section timers (`muster play --profile`); costs
-    /// about 2 % of a game. Applies when the game compiles its own ruleset
-    /// ([`Game::from_scenario`], [`Game::resume`]).
-    pub count_operations: bool,
+    /// Profile the game (`muster play --profile`): time every script function that takes the
+    /// game as a section, and count script operations. Slows the game; applies when the game
+    /// compiles its own ruleset ([`Game::from_scenario`], [`Game::resume`]).
+    pub profile: bool,
 }
 
 /// The end of a game.
@@ -605,13 +605,13 @@ impl World {
     }
 }
 
-/// Compiles a scenario's ruleset, counting script operations if `opts` asks.
+/// Compiles a scenario's ruleset, for profiling if `opts` asks.
 fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<Ruleset> {
-    let mut ruleset = Ruleset::load(&scenario.ruleset_dir())?;
-    if opts.count_operations {
-        crate::script::count_operations(&mut ruleset.engine);
+    if opts.profile {
+        Ruleset::load_profiled(&scenario.ruleset_dir())
+    } else {
+        Ruleset::load(&scenario.ruleset_dir())
     }
-    Ok(ruleset)
 }
 
 /// Calls a script function without re-running the scripts' top level.

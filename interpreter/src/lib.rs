@@ -37,6 +37,7 @@ pub mod los;
 pub mod map;
 pub mod moves;
 pub mod numbering;
+pub mod profile;
 pub mod query;
 pub mod ruleset;
 pub mod scenario;

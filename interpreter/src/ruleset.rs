@@ -221,6 +221,19 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
 impl Ruleset {
     /// Loads a ruleset folder (or its `ruleset.ron`): manifest, bases, tables, scripts.
     pub fn load(path: &Path) -> Result<Ruleset> {
+        Ruleset::load_with(path, false)
+    }
+
+    /// Loads a ruleset for profiling: every script function that takes the game is timed as a
+    /// section of its own (see [`crate::profile`]), and the engine counts script operations.
+    /// A script the profiling rewrite would break is loaded as written.
+    pub fn load_profiled(path: &Path) -> Result<Ruleset> {
+        let mut ruleset = Ruleset::load_with(path, true)?;
+        script::count_operations(&mut ruleset.engine);
+        Ok(ruleset)
+    }
+
+    fn load_with(path: &Path, profiled: bool) -> Result<Ruleset> {
         let dir = if path.is_dir() {
             path.to_path_buf()
         } else {
@@ -243,7 +256,13 @@ impl Ruleset {
         let mut ast = AST::empty();
         let mut sources = IndexMap::new();
         for s in &g.scripts {
-            let text = crate::error::read_file(s)?;
+            let mut text = crate::error::read_file(s)?;
+            if profiled {
+                let wrapped = crate::profile::wrap_functions(&text);
+                if engine.compile(&wrapped).is_ok() {
+                    text = wrapped;
+                }
+            }
             let mut part = engine.compile(&text).map_err(|e| {
                 let p = e.position();
                 Error::at(

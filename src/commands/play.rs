@@ -34,7 +34,9 @@ pub struct Args {
     /// Print no narration, only the result.
     #[arg(long, short)]
     pub quiet: bool,
-    /// After the game, print the script section timers (`game.timer(name)`) to standard error.
+    /// Profile the game: time every script function that takes the game, and the sections
+    /// marked with `game.timer(name)`, in script operations and time; print the sections to
+    /// standard error after the game.
     #[arg(long)]
     pub profile: bool,
 }
@@ -46,7 +48,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         agents: parse_agents(&a.agents)?,
         options: parse_options(&a.options)?,
         echo: !a.json && !a.quiet,
-        count_operations: a.profile,
+        profile: a.profile,
     };
     let mut game = match &a.resume {
         Some(save) => Game::resume(save, &opts)?,
