@@ -3,7 +3,8 @@
 //! - a Last Victory game and a Sedgwick Attacks scenario (16.1), bot against bot, beside a
 //!   Crossroads demo game;
 //! - ruleset + scenario + map load time of Last Victory and Sedgwick Attacks, beside the demo's;
-//! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up).
+//! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up), on demo games and
+//!   on Last Victory games.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use muster_interpreter::game::{Game, GameOptions};
@@ -72,27 +73,34 @@ fn load_times(c: &mut Criterion) {
     g.finish();
 }
 
+/// `simulate` with 1 and with 2 jobs: 64 short demo games (where the per-worker start-up
+/// shows most) and 16 Last Victory games (what a designer runs).
 fn throughput(c: &mut Criterion) {
-    let spec = Spec {
-        scenario: PathBuf::from(DEMO),
-        games: 64,
-        seed: 1,
-        agents: Default::default(),
-        options: Default::default(),
-    };
-    let mut g = c.benchmark_group("simulate_64_demo_games");
-    g.sample_size(10);
-    for jobs in [1, 2] {
-        g.bench_function(format!("jobs_{jobs}"), |b| {
-            b.iter(|| {
-                simulate::run(&spec, None, jobs, &|_| {})
-                    .expect("run")
-                    .records
-                    .len()
-            })
-        });
+    for (group, path, games) in [
+        ("simulate_64_demo_games", DEMO, 64),
+        ("simulate_16_last_victory_games", LAST_VICTORY, 16),
+    ] {
+        let spec = Spec {
+            scenario: PathBuf::from(path),
+            games,
+            seed: 1,
+            agents: Default::default(),
+            options: Default::default(),
+        };
+        let mut g = c.benchmark_group(group);
+        g.sample_size(10);
+        for jobs in [1, 2] {
+            g.bench_function(format!("jobs_{jobs}"), |b| {
+                b.iter(|| {
+                    simulate::run(&spec, None, jobs, &|_| {})
+                        .expect("run")
+                        .records
+                        .len()
+                })
+            });
+        }
+        g.finish();
     }
-    g.finish();
 }
 
 criterion_group!(benches, whole_games, load_times, throughput);
