@@ -162,22 +162,24 @@ fn a_human_side_is_asked_at_the_terminal() {
     assert_eq!(by_hand("red"), 0);
 }
 
+/// The error that stops a game of a test scenario in `tests/fixtures/scenarios`.
+fn fixture_error(scenario: &str) -> String {
+    let path = format!("tests/fixtures/scenarios/{scenario}.ron");
+    let mut g = Game::from_scenario(Path::new(&path), &opts(1)).unwrap();
+    g.run(None).unwrap_err().to_string()
+}
+
 #[test]
 fn script_errors_name_file_line_and_call_chain() {
-    let mut g =
-        Game::from_scenario(Path::new("tests/fixtures/scenarios/broken.ron"), &opts(1)).unwrap();
-    let err = g.run(None).unwrap_err().to_string();
     assert_eq!(
-        err,
+        fixture_error("broken"),
         "tests/fixtures/rulesets/broken/main.rhai:9:10: no unit `ghost` (in fight <- game_turn)"
     );
 }
 
 #[test]
 fn a_runaway_script_is_stopped() {
-    let mut g =
-        Game::from_scenario(Path::new("tests/fixtures/scenarios/runaway.ron"), &opts(1)).unwrap();
-    let err = g.run(None).unwrap_err().to_string();
+    let err = fixture_error("runaway");
     assert!(
         err.starts_with("tests/fixtures/rulesets/runaway/main.rhai:"),
         "{err}"
@@ -187,9 +189,7 @@ fn a_runaway_script_is_stopped() {
 
 #[test]
 fn a_closure_that_captures_is_explained() {
-    let mut g =
-        Game::from_scenario(Path::new("tests/fixtures/scenarios/capture.ron"), &opts(1)).unwrap();
-    let err = g.run(None).unwrap_err().to_string();
+    let err = fixture_error("capture");
     assert!(
         err.starts_with("tests/fixtures/rulesets/capture/main.rhai:3:"),
         "{err}"
