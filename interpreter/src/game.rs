@@ -16,7 +16,7 @@ use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
 use crate::script::script_error;
 use crate::search::{CompiledProfile, CompiledZoc};
-use crate::state::State;
+use crate::state::{FxIndexMap, State};
 use crate::value::Value;
 use indexmap::IndexMap;
 use rhai::{CallFnOptions, Dynamic, FuncArgs, Scope};
@@ -146,10 +146,6 @@ impl Timers {
         }
     }
 }
-
-/// An ordered map looked up by name many times a game: the fast hash, not the
-/// collision-proof default (keys come from the ruleset, not from an adversary).
-pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// The handle scripts receive as `game`: a shared reference to the [`World`].
 #[derive(Clone)]

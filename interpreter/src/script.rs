@@ -248,7 +248,7 @@ impl World {
     }
 
     /// How many units of `side` stand in each hex, in set-up order of the units.
-    fn stack_counts(&self, side: &str) -> indexmap::IndexMap<Hex, INT, rustc_hash::FxBuildHasher> {
+    fn stack_counts(&self, side: &str) -> crate::state::FxIndexMap<Hex, INT> {
         let mut counts = indexmap::IndexMap::default();
         for u in self.state.units.values() {
             if let Some(h) = u.location.filter(|_| u.side == side) {

@@ -8,10 +8,13 @@ use crate::value::Value;
 use indexmap::{IndexMap, IndexSet};
 use serde::{Deserialize, Serialize};
 
+/// An ordered map with a fast hash, for keys looked up many times a game that nothing untrusted
+/// chooses (names from the ruleset and scenario, hexes).
+pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
+
 /// An ordered map keyed by names, with a fast hash: unit ids, marker and property names are
-/// looked up on nearly every script call (the default hasher cost ~5 % of a whole game), and
-/// nothing untrusted chooses them.
-pub type NameMap<V> = IndexMap<String, V, rustc_hash::FxBuildHasher>;
+/// looked up on nearly every script call (the default hasher cost ~5 % of a whole game).
+pub type NameMap<V> = FxIndexMap<String, V>;
 
 /// An ordered set of names, with the fast hash of [`NameMap`].
 pub type NameSet = IndexSet<String, rustc_hash::FxBuildHasher>;
