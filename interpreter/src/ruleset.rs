@@ -256,14 +256,13 @@ impl Ruleset {
         let mut ast = AST::empty();
         let mut sources = IndexMap::new();
         for s in &g.scripts {
-            let mut text = crate::error::read_file(s)?;
-            if profiled {
-                let wrapped = crate::profile::wrap_functions(&text);
-                if engine.compile(&wrapped).is_ok() {
-                    text = wrapped;
-                }
-            }
-            let mut part = engine.compile(&text).map_err(|e| {
+            let text = crate::error::read_file(s)?;
+            // Profiling compiles the rewritten text; if that fails, the text as written.
+            let wrapped = profiled
+                .then(|| engine.compile(crate::profile::wrap_functions(&text)).ok())
+                .flatten();
+            let compiled = wrapped.map_or_else(|| engine.compile(&text), Ok);
+            let mut part = compiled.map_err(|e| {
                 let p = e.position();
                 Error::at(
                     Location::new(s, p.line().unwrap_or(0), p.position().unwrap_or(0)),
