@@ -229,6 +229,14 @@ impl World {
         Ok(())
     }
 
+    /// A unit's hex id, "" off the map.
+    fn location_id(&self, id: &str) -> Rr<rhai::ImmutableString> {
+        Ok(self
+            .unit_ref(id)?
+            .location
+            .map_or_else(rhai::ImmutableString::new, |h| self.hex_id(h)))
+    }
+
     fn unit_ref(&self, id: &str) -> Rr<&crate::state::Unit> {
         match self.state.units.get(id) {
             Some(u) => Ok(u),
@@ -1156,6 +1164,14 @@ fn register_state_api(engine: &mut Engine) {
             _ => Dynamic::UNIT,
         }
     });
+    // The common test of an on/off option, one call where `game.option(name) == true` is three
+    // script steps.
+    engine.register_fn("option_on", |g: &mut GameHandle, key: &str| -> bool {
+        match g.0.borrow().state.globals.get("options") {
+            Some(Value::Map(m)) => matches!(m.get(key), Some(Value::Bool(true))),
+            _ => false,
+        }
+    });
     engine.register_fn("data", |g: &mut GameHandle, key: &str| -> Rr<Dynamic> {
         match g.0.borrow().ruleset.data.get(key) {
             Some(v) => Ok(v.to_dynamic()),
@@ -1504,9 +1520,22 @@ fn register_unit_api(engine: &mut Engine) {
         "location",
         |g: &mut GameHandle, id: &str| -> Rr<rhai::ImmutableString> {
             let w = g.0.borrow();
-            Ok(w.unit_ref(id)?
-                .location
-                .map_or_else(rhai::ImmutableString::new, |h| w.hex_id(h)))
+            w.location_id(id)
+        },
+    );
+    engine.register_fn(
+        "locations",
+        |g: &mut GameHandle, ids: Array| -> Rr<Array> {
+            // Each unit's hex in order ("" off the map): one call for a loop of `location`.
+            let w = g.0.borrow();
+            ids.iter()
+                .map(|d| {
+                    let id = d
+                        .as_immutable_string_ref()
+                        .map_err(|t| format!("`locations` takes unit ids, not {t}"))?;
+                    w.location_id(&id).map(Dynamic::from)
+                })
+                .collect()
         },
     );
     engine.register_fn(
