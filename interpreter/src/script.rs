@@ -2211,6 +2211,12 @@ fn register_rules_api(engine: &mut Engine) {
             Ok(grid.columns[i].clone())
         },
     );
+    engine.register_fn("columns", |g: &mut GameHandle, table: &str| -> Rr<Array> {
+        // The column labels in order: one call where a script would step with `column`.
+        let w = g.0.borrow();
+        let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+        Ok(grid.columns.iter().map(|c| c.clone().into()).collect())
+    });
     engine.register_fn(
         "odds",
         |g: &mut GameHandle, table: &str, attack: INT, defence: INT| -> Rr<String> {
