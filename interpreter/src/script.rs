@@ -1092,6 +1092,19 @@ fn register_state_api(engine: &mut Engine) {
             .map(Dynamic::from)
             .collect()
     });
+    engine.register_fn("other_side", |g: &mut GameHandle, side: &str| -> Rr<String> {
+        // The opponent in a two-sided game: one call for the helper every ruleset writes.
+        let w = g.0.borrow();
+        match w.ruleset.sides.as_slice() {
+            [a, b] if a == side => Ok(b.clone()),
+            [a, b] if b == side => Ok(a.clone()),
+            [_, _] => fail(format!("`other_side`: no side `{side}`")),
+            sides => fail(format!(
+                "`other_side` needs a game of two sides; this one has {}",
+                sides.len()
+            )),
+        }
+    });
     engine.register_fn("agent", |g: &mut GameHandle, side: &str| -> String {
         g.0.borrow()
             .agents
