@@ -552,6 +552,19 @@ fn log_decision(g: &GameHandle, side: &str, kind: &str, index: usize, label: Str
     );
 }
 
+/// The keys of `m` whose value, a number, exceeds `limit`; other values never do.
+fn keys_over(m: &RMap, limit: FLOAT) -> Array {
+    m.iter()
+        .filter(|(_, v)| {
+            v.as_float()
+                .ok()
+                .or_else(|| v.as_int().ok().map(|i| i as FLOAT))
+                .is_some_and(|x| x > limit)
+        })
+        .map(|(k, _)| Dynamic::from(rhai::ImmutableString::from(k.as_str())))
+        .collect()
+}
+
 /// Asks the ruleset's bot (`fn bot_choose`) to pick among `options`.
 fn ask_bot(
     ctx: &NativeCallContext,
@@ -2068,6 +2081,14 @@ fn register_map_api(engine: &mut Engine) {
             Ok(out)
         },
     );
+    // The keys of a map of numbers whose value exceeds `limit`, in key order (stacks over a
+    // limit, say): one call for a filtering loop over the map.
+    engine.register_fn("keys_over", |_: &mut GameHandle, m: RMap, limit: FLOAT| {
+        keys_over(&m, limit)
+    });
+    engine.register_fn("keys_over", |_: &mut GameHandle, m: RMap, limit: INT| {
+        keys_over(&m, limit as FLOAT)
+    });
     engine.register_fn(
         "minimal_sets",
         |_: &mut GameHandle, values: Array, needed: Dynamic| -> Rr<Array> {
