@@ -424,3 +424,65 @@ fn profile_counts_script_operations_per_section_the_same_every_run() {
         .expect("game_turn section");
     assert!(game_turn.1 >= turn.1, "{first}");
 }
+
+/// Runs `play --profile-lines` on the timed fixture and returns standard error.
+#[cfg(feature = "line-profile")]
+fn line_profile() -> String {
+    let out = muster()
+        .args([
+            "play",
+            "tests/fixtures/scenarios/timed.ron",
+            "-q",
+            "--profile-lines",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+#[cfg(feature = "line-profile")]
+#[test]
+fn profile_lines_counts_steps_per_line_the_same_every_run() {
+    let (first, second) = (line_profile(), line_profile());
+    assert_eq!(first, second);
+    // `steps` and the line of main.rhai it counts, for the rows that name a line.
+    let rows: Vec<(u64, usize)> = first
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let steps = parts.next()?.parse().ok()?;
+            let place = parts.nth(1)?;
+            let line = place.strip_prefix("tests/fixtures/rulesets/timed/main.rhai:")?;
+            Some((steps, line.parse().ok()?))
+        })
+        .collect();
+    let at = |line: usize| rows.iter().find(|r| r.1 == line).map_or(0, |r| r.0);
+    // The loop of 100 on line 4 runs 90 more rounds a turn than the loop of 10 on line 6, each
+    // round the same steps, and the busiest line comes first.
+    let (a, b) = (at(4), at(6));
+    assert!(b > 0 && a > 9 * b, "{first}");
+    assert_eq!((a - b) % 90, 0, "{first}");
+    assert_eq!(rows[0].1, 4, "{first}");
+    assert!(
+        first.contains("in game_turn: for i in 0..100 { n += i; }"),
+        "{first}"
+    );
+}
+
+#[cfg(not(feature = "line-profile"))]
+#[test]
+fn profile_lines_says_how_to_get_a_build_that_can() {
+    let out = muster()
+        .args([
+            "play",
+            "tests/fixtures/scenarios/timed.ron",
+            "-q",
+            "--profile-lines",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--features line-profile"), "{err}");
+}

@@ -166,6 +166,9 @@ pub struct GameOptions {
     /// game as a section, and count script operations. Slows the game; applies when the game
     /// compiles its own ruleset ([`Game::from_scenario`], [`Game::resume`]).
     pub profile: bool,
+    /// Count script steps per line (`muster play --profile-lines`, see [`crate::lines`]); needs
+    /// the `line-profile` feature. Applies as [`GameOptions::profile`] does.
+    pub profile_lines: bool,
 }
 
 /// The end of a game.
@@ -603,11 +606,15 @@ impl World {
 
 /// Compiles a scenario's ruleset, for profiling if `opts` asks.
 fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<Ruleset> {
-    if opts.profile {
-        Ruleset::load_profiled(&scenario.ruleset_dir())
+    let mut ruleset = if opts.profile {
+        Ruleset::load_profiled(&scenario.ruleset_dir())?
     } else {
-        Ruleset::load(&scenario.ruleset_dir())
+        Ruleset::load(&scenario.ruleset_dir())?
+    };
+    if opts.profile_lines && !crate::lines::count_lines(&mut ruleset.engine) {
+        return Err(Error::rules(crate::lines::UNAVAILABLE));
     }
+    Ok(ruleset)
 }
 
 /// Calls a script function without re-running the scripts' top level.

@@ -32,6 +32,7 @@ pub mod dice;
 pub mod error;
 pub mod game;
 pub mod hex;
+pub mod lines;
 pub mod log;
 pub mod los;
 pub mod map;

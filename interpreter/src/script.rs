@@ -1105,19 +1105,22 @@ fn register_state_api(engine: &mut Engine) {
             .map(Dynamic::from)
             .collect()
     });
-    engine.register_fn("other_side", |g: &mut GameHandle, side: &str| -> Rr<String> {
-        // The opponent in a two-sided game: one call for the helper every ruleset writes.
-        let w = g.0.borrow();
-        match w.ruleset.sides.as_slice() {
-            [a, b] if a == side => Ok(b.clone()),
-            [a, b] if b == side => Ok(a.clone()),
-            [_, _] => fail(format!("`other_side`: no side `{side}`")),
-            sides => fail(format!(
-                "`other_side` needs a game of two sides; this one has {}",
-                sides.len()
-            )),
-        }
-    });
+    engine.register_fn(
+        "other_side",
+        |g: &mut GameHandle, side: &str| -> Rr<String> {
+            // The opponent in a two-sided game: one call for the helper every ruleset writes.
+            let w = g.0.borrow();
+            match w.ruleset.sides.as_slice() {
+                [a, b] if a == side => Ok(b.clone()),
+                [a, b] if b == side => Ok(a.clone()),
+                [_, _] => fail(format!("`other_side`: no side `{side}`")),
+                sides => fail(format!(
+                    "`other_side` needs a game of two sides; this one has {}",
+                    sides.len()
+                )),
+            }
+        },
+    );
     engine.register_fn("agent", |g: &mut GameHandle, side: &str| -> String {
         g.0.borrow()
             .agents
@@ -1549,21 +1552,18 @@ fn register_unit_api(engine: &mut Engine) {
             w.location_id(id)
         },
     );
-    engine.register_fn(
-        "locations",
-        |g: &mut GameHandle, ids: Array| -> Rr<Array> {
-            // Each unit's hex in order ("" off the map): one call for a loop of `location`.
-            let w = g.0.borrow();
-            ids.iter()
-                .map(|d| {
-                    let id = d
-                        .as_immutable_string_ref()
-                        .map_err(|t| format!("`locations` takes unit ids, not {t}"))?;
-                    w.location_id(&id).map(Dynamic::from)
-                })
-                .collect()
-        },
-    );
+    engine.register_fn("locations", |g: &mut GameHandle, ids: Array| -> Rr<Array> {
+        // Each unit's hex in order ("" off the map): one call for a loop of `location`.
+        let w = g.0.borrow();
+        ids.iter()
+            .map(|d| {
+                let id = d
+                    .as_immutable_string_ref()
+                    .map_err(|t| format!("`locations` takes unit ids, not {t}"))?;
+                w.location_id(&id).map(Dynamic::from)
+            })
+            .collect()
+    });
     engine.register_fn(
         "set_strength",
         |g: &mut GameHandle, id: &str, v: INT| -> Rr<()> {

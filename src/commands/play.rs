@@ -2,6 +2,8 @@
 
 use super::{parse_agents, parse_options};
 use muster_interpreter::game::{write_atomically, Checkpoint, Game, GameOptions, GameResult};
+use muster_interpreter::lines;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -39,6 +41,10 @@ pub struct Args {
     /// standard error after the game.
     #[arg(long)]
     pub profile: bool,
+    /// Count script steps per line and print the busiest lines to standard error after the
+    /// game (the same on every run). Needs a build with `--features line-profile`.
+    #[arg(long)]
+    pub profile_lines: bool,
 }
 
 /// Runs `muster play`.
@@ -49,7 +55,11 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         options: parse_options(&a.options)?,
         echo: !a.json && !a.quiet,
         profile: a.profile,
+        profile_lines: a.profile_lines,
     };
+    if a.profile_lines && !lines::available() {
+        anyhow::bail!("--profile-lines: {}", lines::UNAVAILABLE);
+    }
     let mut game = match &a.resume {
         Some(save) => Game::resume(save, &opts)?,
         None => Game::from_scenario(&a.scenario, &opts)?,
@@ -60,6 +70,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     if a.profile {
         let operations = muster_interpreter::script::operations() - operations_before;
         print_profile(&game, started.elapsed(), operations);
+    }
+    if a.profile_lines {
+        print_line_profile(&game, &lines::take(), 40);
     }
     if let Some(p) = &a.log {
         write_atomically(p, &game.log().to_jsonl())?;
@@ -132,6 +145,50 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
     match &r.winner {
         Some(w) => out!("  winner: {w}"),
         None => out!("  result: draw"),
+    }
+}
+
+/// The `shown` busiest script lines, with their share of all steps, where each is and its text
+/// (scripts read again for the text; a line that cannot be read shows none).
+fn print_line_profile(game: &Game, counts: &[lines::LineCount], shown: usize) {
+    let total: u64 = counts.iter().map(|c| c.steps).sum();
+    let ruleset = game.ruleset();
+    let mut texts: HashMap<std::path::PathBuf, Vec<String>> = HashMap::new();
+    eprintln!(
+        "script steps per line: {total} in all (statements and expression steps, calls into the core included)"
+    );
+    eprintln!("  {:>9} {:>6}  where", "steps", "%");
+    for c in counts.iter().take(shown) {
+        // A profiled body (`--profile`) is the function as written.
+        let name = c
+            .function
+            .strip_suffix(muster_interpreter::profile::BODY_SUFFIX)
+            .unwrap_or(&c.function);
+        let file = ruleset
+            .source_of(&c.function)
+            .map(std::path::Path::to_path_buf);
+        let text = file.as_ref().and_then(|f| {
+            texts
+                .entry(f.clone())
+                .or_insert_with(|| {
+                    std::fs::read_to_string(f)
+                        .map(|t| t.lines().map(str::to_string).collect())
+                        .unwrap_or_default()
+                })
+                .get(c.line.wrapping_sub(1))
+                .map(|l| l.trim().to_string())
+        });
+        let place = file.map_or_else(
+            || format!("(top level):{}", c.line),
+            |f| format!("{}:{}", f.display(), c.line),
+        );
+        eprintln!(
+            "  {:>9} {:>5.1}%  {place} in {}: {}",
+            c.steps,
+            100.0 * c.steps as f64 / (total.max(1) as f64),
+            if name.is_empty() { "(top level)" } else { name },
+            text.unwrap_or_default()
+        );
     }
 }
 
