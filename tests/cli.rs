@@ -425,10 +425,9 @@ fn profile_counts_script_operations_per_section_the_same_every_run() {
     assert!(game_turn.1 >= turn.1, "{first}");
 }
 
-/// Runs `play --profile-lines` on the timed fixture and returns standard error.
-#[cfg(feature = "line-profile")]
-fn line_profile() -> String {
-    let out = muster()
+/// Runs `play --profile-lines` on the timed fixture.
+fn play_with_line_profile() -> std::process::Output {
+    muster()
         .args([
             "play",
             "tests/fixtures/scenarios/timed.ron",
@@ -436,7 +435,13 @@ fn line_profile() -> String {
             "--profile-lines",
         ])
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Standard error of a `play --profile-lines` that succeeds.
+#[cfg(feature = "line-profile")]
+fn line_profile() -> String {
+    let out = play_with_line_profile();
     assert!(out.status.success());
     String::from_utf8_lossy(&out.stderr).to_string()
 }
@@ -473,15 +478,7 @@ fn profile_lines_counts_steps_per_line_the_same_every_run() {
 #[cfg(not(feature = "line-profile"))]
 #[test]
 fn profile_lines_says_how_to_get_a_build_that_can() {
-    let out = muster()
-        .args([
-            "play",
-            "tests/fixtures/scenarios/timed.ron",
-            "-q",
-            "--profile-lines",
-        ])
-        .output()
-        .unwrap();
+    let out = play_with_line_profile();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--features line-profile"), "{err}");
