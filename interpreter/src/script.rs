@@ -552,19 +552,6 @@ fn log_decision(g: &GameHandle, side: &str, kind: &str, index: usize, label: Str
     );
 }
 
-/// The keys of `m` whose value, a number, exceeds `limit`; other values never do.
-fn keys_over(m: &RMap, limit: FLOAT) -> Array {
-    m.iter()
-        .filter(|(_, v)| {
-            v.as_float()
-                .ok()
-                .or_else(|| v.as_int().ok().map(|i| i as FLOAT))
-                .is_some_and(|x| x > limit)
-        })
-        .map(|(k, _)| Dynamic::from(rhai::ImmutableString::from(k.as_str())))
-        .collect()
-}
-
 /// Asks the ruleset's bot (`fn bot_choose`) to pick among `options`.
 fn ask_bot(
     ctx: &NativeCallContext,
@@ -830,6 +817,19 @@ fn choose_move(
 
 /// The most values `minimal_sets` takes: it looks at every subset, 2^n of them.
 const MINIMAL_SETS_MAX: usize = 20;
+
+/// The keys of `m` whose value, a number, exceeds `limit`; other values never do.
+fn keys_over(m: &RMap, limit: FLOAT) -> Array {
+    m.iter()
+        .filter(|(_, v)| {
+            v.as_float()
+                .ok()
+                .or_else(|| v.as_int().ok().map(|i| i as FLOAT))
+                .is_some_and(|x| x > limit)
+        })
+        .map(|(k, _)| Dynamic::from(rhai::ImmutableString::from(k.as_str())))
+        .collect()
+}
 
 /// `game.minimal_sets(values, needed)`: every set of positions in `values` whose values sum to
 /// at least `needed` and from which no one position could be dropped (losses that must reach a
