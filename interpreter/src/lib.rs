@@ -19,7 +19,8 @@
 //! The modules, from the ground up: [`hex`] (geometry), [`numbering`]
 //! (printed ids), [`map`], [`los`], [`search`] (movement, zones of control,
 //! retreats), [`dice`], [`table`], [`value`], [`state`], [`log`], [`agent`],
-//! [`ruleset`], [`script`] (the Rhai host and its API), [`scenario`],
+//! [`ruleset`], [`desugar`] (script text as compiled), [`script`] (the Rhai
+//! host and its API), [`scenario`],
 //! [`game`], [`simulate`] (batch runs), [`verify`] (example files) and [`check`]
 //! (validation).
 
@@ -28,6 +29,7 @@
 
 pub mod agent;
 pub mod check;
+pub mod desugar;
 pub mod dice;
 pub mod error;
 pub mod game;

@@ -255,14 +255,14 @@ impl Ruleset {
         let engine = script::build_engine(&g.limits, &rulesets_dir(&dir));
         let mut ast = AST::empty();
         let mut sources = IndexMap::new();
-        for s in &g.scripts {
-            let text = crate::error::read_file(s)?;
-            // Profiling compiles the rewritten text; if that fails, the text as written.
-            let wrapped = profiled
-                .then(|| engine.compile(crate::profile::wrap_functions(&text)).ok())
-                .flatten();
-            let compiled = wrapped.map_or_else(|| engine.compile(&text), Ok);
-            let mut part = compiled.map_err(|e| {
+        let texts = g
+            .scripts
+            .iter()
+            .map(|s| crate::error::read_file(s))
+            .collect::<Result<Vec<_>>>()?;
+        let defined = crate::desugar::script_functions(texts.iter().map(String::as_str));
+        for (s, text) in g.scripts.iter().zip(&texts) {
+            let mut part = compile_script(&engine, text, &defined, profiled).map_err(|e| {
                 let p = e.position();
                 Error::at(
                     Location::new(s, p.line().unwrap_or(0), p.position().unwrap_or(0)),
@@ -335,4 +335,22 @@ impl Ruleset {
     pub fn function_names(&self) -> impl Iterator<Item = &str> {
         self.params.keys().map(String::as_str)
     }
+}
+
+/// Compiles one script as the engine runs it: calls into the core desugared (see
+/// [`crate::desugar`]) and, with `profiled`, its functions wrapped in timed sections (see
+/// [`crate::profile`]). A text the rewrites would break is compiled as written, so a syntax
+/// error always points into the script as its author wrote it.
+fn compile_script(
+    engine: &Engine,
+    text: &str,
+    defined: &HashSet<String>,
+    profiled: bool,
+) -> std::result::Result<AST, rhai::ParseError> {
+    let desugared = |t: &str| engine.compile(crate::desugar::game_calls(t, defined)).ok();
+    profiled
+        .then(|| desugared(&crate::profile::wrap_functions(text)))
+        .flatten()
+        .or_else(|| desugared(text))
+        .map_or_else(|| engine.compile(text), Ok)
 }
