@@ -170,6 +170,26 @@ fn fixture_error(scenario: &str) -> String {
 }
 
 #[test]
+fn a_bots_move_wish_decides_alike_as_a_map_a_move_rank_or_a_function() {
+    let o = GameOptions {
+        agents: [("red".to_string(), AgentKind::Bot)].into_iter().collect(),
+        ..opts(1)
+    };
+    let g = Game::from_scenario(Path::new("tests/fixtures/scenarios/ranked.ron"), &o).unwrap();
+    let moves = |goal: &str| {
+        g.call("ranked_moves", vec!["r".into(), goal.into()])
+            .unwrap()
+            .to_string()
+    };
+    // Two MP at 1/2 a hex along the road from 0404: east as far as 0804 (1004 is two further);
+    // west the goal itself, 0104, three hexes away.
+    assert_eq!(moves("1004"), r#"["0804", "0804", "0804"]"#);
+    assert_eq!(moves("0104"), r#"["0104", "0104", "0104"]"#);
+    let err = g.call("bad_wish", vec![]).unwrap_err().to_string();
+    assert!(err.contains("unknown `rank` key `goal`"), "{err}");
+}
+
+#[test]
 fn script_errors_name_file_line_and_call_chain() {
     // Column 5 is where the failing call `game.set_strength("ghost", 3)` starts (core calls
     // are compiled as `set_strength(game, ...)`, see `desugar.rs`).

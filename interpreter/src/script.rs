@@ -631,6 +631,25 @@ fn number_arg(d: &Dynamic, what: &str) -> Rr<FLOAT> {
         .or_else(|t| fail(format!("{what} must be a number, not {t}")))
 }
 
+/// A bot's wish for a move read once (`game.move_rank(map)`): handed to `choose_move` move after
+/// move without reading the map again, and keeping the distances its goals have measured.
+#[derive(Clone)]
+pub struct MoveRank(Rc<moves::Rank>);
+
+/// The rank a `choose_move` bot decides by: `choice.rank` as a [`MoveRank`] or a map, or the
+/// function pointer that returns one, called now.
+fn choice_rank(ctx: &NativeCallContext, w: &GameHandle, r: &Dynamic) -> Rr<Rc<moves::Rank>> {
+    let called = match r.read_lock::<FnPtr>() {
+        Some(f) => Some(f.call_within_context::<Dynamic>(ctx, ())?),
+        None => None,
+    };
+    let r = called.as_ref().unwrap_or(r);
+    if let Some(m) = r.read_lock::<MoveRank>() {
+        return Ok(m.0.clone());
+    }
+    Ok(Rc::new(move_rank(&w.0.borrow(), r)?))
+}
+
 /// The bot's wish for a move (`choice.rank`), read into a [`moves::Rank`].
 fn move_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
     let Some(m) = d.read_lock::<RMap>() else {
@@ -781,11 +800,7 @@ fn choose_move(
     let index = match (agent, choice.get("rank")) {
         ("bot", Some(r)) => {
             // A closure is called only now, when a bot is asked.
-            let r = match r.read_lock::<FnPtr>() {
-                Some(f) => f.call_within_context::<Dynamic>(ctx, ())?,
-                None => r.clone(),
-            };
-            let rank = move_rank(&g.0.borrow(), &r)?;
+            let rank = choice_rank(ctx, g, r)?;
             let scores: Vec<Option<i64>> = extras
                 .iter()
                 .map(|e| {
@@ -2042,6 +2057,13 @@ fn register_map_api(engine: &mut Engine) {
                 }
             }
             Ok(seen.into_iter().map(|h| w.hex_id(h).into()).collect())
+        },
+    );
+    engine.register_type_with_name::<MoveRank>("MoveRank");
+    engine.register_fn(
+        "move_rank",
+        |g: &mut GameHandle, spec: Dynamic| -> Rr<MoveRank> {
+            Ok(MoveRank(Rc::new(move_rank(&g.0.borrow(), &spec)?)))
         },
     );
     engine.register_type_with_name::<HexSet>("HexSet");
