@@ -818,7 +818,7 @@ fn choose_move(
     log_decision(g, side, kind, index, option_label(&chosen), agent);
     // The way there, for rules that act on every hex passed (occupation, fire on the move).
     if let Some(d) = dests.get(index) {
-        let route = reach.route_to(&map, d.hex).unwrap_or_default();
+        let route = reach.route_to(d.hex).unwrap_or_default();
         let route: Array = {
             let w = g.0.borrow();
             route.into_iter().map(|h| w.hex_id(h).into()).collect()
@@ -1054,10 +1054,7 @@ fn route(w: &World, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: &RMap) 
     let limits = move_limits(w, mp, opts)?;
     let (start, goal) = (w.hex(hex)?, w.hex(to)?);
     let reach = search::reachable(&w.map, w.profile(profile)?, start, &limits);
-    Ok(reach
-        .route_to(&w.map, goal)
-        .map(|r| w.ids(r))
-        .unwrap_or_default())
+    Ok(reach.route_to(goal).map(|r| w.ids(r)).unwrap_or_default())
 }
 
 /// Registers the whole script API on the engine.

@@ -259,17 +259,20 @@ pub struct Reach {
     /// The hexes reached with their least cost, cheapest first (the start at 0).
     pub costs: Vec<(Hex, f64)>,
     start: Hex,
-    /// The hex each grid cell was reached from, by [`Map::index`].
-    came: Vec<Option<Hex>>,
+    /// Each hex reached but the start, with the hex it was reached from.
+    came: Vec<(Hex, Hex)>,
 }
 
 impl Reach {
     /// The route to `goal`, both ends included, or `None` if the search did not reach it.
     #[must_use]
-    pub fn route_to(&self, map: &Map, goal: Hex) -> Option<Vec<Hex>> {
+    pub fn route_to(&self, goal: Hex) -> Option<Vec<Hex>> {
+        // A search reaches a few dozen hexes and a route is a few steps: a scan is enough.
         let came = |h: Hex| {
-            map.index(h)
-                .and_then(|i| self.came.get(i).copied().flatten())
+            self.came
+                .iter()
+                .find(|(x, _)| *x == h)
+                .map(|(_, from)| *from)
         };
         if goal != self.start && came(goal).is_none() {
             return None;
@@ -285,12 +288,71 @@ impl Reach {
     }
 }
 
+/// Per-cell working arrays of [`reachable`], kept between searches: a search
+/// touches a few dozen cells of a grid of hundreds, so it stamps the cells it
+/// uses with its own number instead of clearing whole arrays each time.
+#[derive(Default)]
+struct Scratch {
+    /// The number of the current search; a cell stamped with another is unset.
+    epoch: u32,
+    /// When each cell's `best` and `came` were last set.
+    seen: Vec<u32>,
+    best: Vec<f64>,
+    came: Vec<Hex>,
+    /// Cells the unit may not enter, may not leave, or enters without roads.
+    blocked: Vec<u32>,
+    stop: Vec<u32>,
+    plain: Vec<u32>,
+}
+
+impl Scratch {
+    /// Starts a search on a grid of `n` cells: a new number, and no cell set.
+    fn begin(&mut self, n: usize) {
+        if self.seen.len() < n {
+            for v in [
+                &mut self.seen,
+                &mut self.blocked,
+                &mut self.stop,
+                &mut self.plain,
+            ] {
+                v.resize(n, 0);
+            }
+            self.best.resize(n, f64::INFINITY);
+            self.came.resize(n, Hex::new(0, 0));
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // After four billion searches the stamps wrap: clear them once.
+            for v in [
+                &mut self.seen,
+                &mut self.blocked,
+                &mut self.stop,
+                &mut self.plain,
+            ] {
+                v.fill(0);
+            }
+            self.epoch = 1;
+        }
+    }
+
+    fn best(&self, i: usize) -> f64 {
+        if self.seen[i] == self.epoch {
+            self.best[i]
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 /// The hexes a unit at `start` can reach and the least cost of each
 /// (the start at cost 0), with the hex each was reached from.
 #[must_use]
 pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &MoveLimits) -> Reach {
-    // Dense per-hex arrays on the map's grid: the search touches each hex a few times, and an
-    // index is cheaper than hashing. Hexes off the grid are never reached.
+    // Hexes off the grid are never reached.
     let Some(start_i) = map.index(start) else {
         return Reach {
             costs: vec![(start, 0.0)],
@@ -298,58 +360,68 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
             came: Vec::new(),
         };
     };
-    let n_cells = map.grid_len();
-    let dense = |hexes: &[Hex]| {
-        let mut v = vec![false; n_cells];
-        for h in hexes {
-            if let Some(i) = map.index(*h) {
-                v[i] = true;
-            }
-        }
-        v
-    };
-    let (blocked, stop, plain) = (
-        dense(&limits.blocked),
-        dense(&limits.stop),
-        dense(&limits.plain),
-    );
-    let mut extra = vec![0.0; if limits.extra.is_empty() { 0 } else { n_cells }];
-    for (h, mp) in &limits.extra {
-        if let Some(i) = map.index(*h) {
-            extra[i] = *mp;
+    SCRATCH.with(|s| search(map, profile, start, start_i, limits, &mut s.borrow_mut()))
+}
+
+/// [`reachable`] on working arrays indexed by the map's grid: an index is cheaper than hashing.
+fn search(
+    map: &Map,
+    profile: &CompiledProfile,
+    start: Hex,
+    start_i: usize,
+    limits: &MoveLimits,
+    s: &mut Scratch,
+) -> Reach {
+    s.begin(map.grid_len());
+    let epoch = s.epoch;
+    for (hexes, marks) in [
+        (&limits.blocked, &mut s.blocked),
+        (&limits.stop, &mut s.stop),
+        (&limits.plain, &mut s.plain),
+    ] {
+        for i in hexes.iter().filter_map(|h| map.index(*h)) {
+            marks[i] = epoch;
         }
     }
-    let mut best = vec![f64::INFINITY; n_cells];
-    let mut came: Vec<Option<Hex>> = vec![None; n_cells];
-    let mut reached = vec![start];
-    best[start_i] = 0.0;
+    let extra = |i: usize, n: Hex| {
+        if limits.extra.is_empty() {
+            0.0
+        } else {
+            debug_assert_eq!(map.index(n), Some(i));
+            limits.extra.get(&n).copied().unwrap_or(0.0)
+        }
+    };
+    s.seen[start_i] = epoch;
+    s.best[start_i] = 0.0;
+    let mut reached = vec![(start, start_i)];
     let neighbours = map.neighbour_cells();
     let steps = profile.steps(map);
     debug_assert_eq!(
         steps.plain.len(),
-        n_cells,
+        map.grid_len(),
         "a profile searched on another map"
     );
     let mut heap = BinaryHeap::from([Node(0.0, start, start_i)]);
     while let Some(Node(cost, h, hi)) = heap.pop() {
-        if cost > best[hi] {
+        if cost > s.best(hi) {
             continue;
         }
-        if h != start && stop[hi] {
+        if h != start && s.stop[hi] == epoch {
             continue;
         }
         for (dir, &ni) in neighbours[hi].iter().enumerate() {
             let Some(ni) = ni else { continue };
             let ni = ni as usize;
-            let step = if plain[ni] {
+            let step = if s.plain[ni] == epoch {
                 steps.plain[hi][dir]
             } else {
                 steps.with_connections[hi][dir]
             };
-            if step.is_nan() || blocked[ni] {
+            if step.is_nan() || s.blocked[ni] == epoch {
                 continue;
             }
-            let mut total = cost + step + extra.get(ni).copied().unwrap_or(0.0);
+            let n = h.neighbour(dir);
+            let mut total = cost + step + extra(ni, n);
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
                     total = limits.mp;
@@ -357,31 +429,26 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
                     continue;
                 }
             }
-            if total < best[ni] - 1e-9 {
-                let n = h.neighbour(dir);
-                if best[ni].is_infinite() {
-                    reached.push(n);
+            let known = s.best(ni);
+            if total < known - 1e-9 {
+                if known.is_infinite() {
+                    reached.push((n, ni));
                 }
-                best[ni] = total;
-                came[ni] = Some(h);
+                s.seen[ni] = epoch;
+                s.best[ni] = total;
+                s.came[ni] = h;
                 heap.push(Node(total, n, ni));
             }
         }
     }
-    let mut out: Vec<(Hex, f64)> = reached
-        .iter()
-        .filter_map(|h| map.index(*h).map(|i| (*h, best[i])))
-        .collect();
-    out.sort_by(|a, b| {
+    let mut costs: Vec<(Hex, f64)> = reached.iter().map(|&(h, i)| (h, s.best[i])).collect();
+    costs.sort_by(|a, b| {
         a.1.partial_cmp(&b.1)
             .unwrap_or(Ordering::Equal)
             .then(a.0.cmp(&b.0))
     });
-    Reach {
-        costs: out,
-        start,
-        came,
-    }
+    let came = reached[1..].iter().map(|&(h, i)| (h, s.came[i])).collect();
+    Reach { costs, start, came }
 }
 
 /// The cheapest path from `start` to `goal` (both included) with no MP limit,
@@ -401,7 +468,7 @@ pub fn path(
     };
     let reach = reachable(map, profile, start, &limits);
     let cost = reach.costs.iter().find(|(h, _)| *h == goal)?.1;
-    reach.route_to(map, goal).map(|r| (r, cost))
+    reach.route_to(goal).map(|r| (r, cost))
 }
 
 /// A zone-of-control rule bound to a map.
@@ -583,6 +650,39 @@ mod tests {
             !r.iter().any(|(x, _)| m.id(*x) == "0103"),
             "stopped on entering the zone"
         );
+    }
+
+    #[test]
+    fn a_search_is_not_swayed_by_the_limits_of_the_one_before() {
+        // The working arrays are kept between searches: marks left by one must not count in
+        // the next, on this map or on a larger one.
+        let m = map();
+        let p = profile(&m);
+        let h = |id: &str| m.parse(id).unwrap();
+        let free = MoveLimits {
+            mp: 3.0,
+            ..Default::default()
+        };
+        let hemmed = MoveLimits {
+            blocked: vec![h("0102"), h("0201")],
+            stop: vec![h("0202")],
+            plain: vec![h("0103")],
+            ..free.clone()
+        };
+        let first = reachable(&m, &p, h("0101"), &free);
+        let narrow = reachable(&m, &p, h("0101"), &hemmed);
+        assert!(narrow.costs.len() < first.costs.len());
+        let again = reachable(&m, &p, h("0101"), &free);
+        assert_eq!(again.costs, first.costs);
+        assert_eq!(again.route_to(h("0104")), first.route_to(h("0104")));
+        let bigger = Map::load(Path::new("../tests/demo/scenarios/demo/maps/field.ron")).unwrap();
+        let bp = profile(&bigger);
+        let far = reachable(&bigger, &bp, bigger.parse("0808").unwrap(), &free);
+        assert!(far
+            .costs
+            .iter()
+            .all(|(x, _)| x.distance(bigger.parse("0808").unwrap()) <= 3));
+        assert_eq!(reachable(&m, &p, h("0101"), &free).costs, first.costs);
     }
 
     #[test]
