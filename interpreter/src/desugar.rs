@@ -35,20 +35,16 @@ const KEYWORDS: &[&str] = &[
 pub fn script_functions<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
     let mut names = HashSet::new();
     for text in texts {
-        for at in code_positions(text) {
-            let rest = &text[at..];
-            if let Some(after) = rest.strip_prefix("fn") {
-                if !starts_word(text, at) {
-                    continue;
-                }
-                let name = after.trim_start();
-                if name.len() == after.len() {
-                    continue; // `fnord`, not `fn `
-                }
-                let name = identifier(name);
-                if !name.is_empty() {
-                    names.insert(name.to_string());
-                }
+        for at in code_positions(text, "fn") {
+            let after = &text[at + "fn".len()..];
+            let name = after.trim_start();
+            // `fn name`, not `fnord` or `xfn`.
+            if !starts_word(text, at) || name.len() == after.len() {
+                continue;
+            }
+            let name = identifier(name);
+            if !name.is_empty() {
+                names.insert(name.to_string());
             }
         }
     }
@@ -61,7 +57,7 @@ pub fn script_functions<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet
 pub fn game_calls(text: &str, defined: &HashSet<String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    for at in code_positions(text) {
+    for at in code_positions(text, "game.") {
         if at < copied {
             continue;
         }
@@ -125,30 +121,43 @@ fn identifier(s: &str) -> &str {
     &s[..end]
 }
 
-/// The byte offsets of `text` that are script code: not inside a string, a character or a
-/// comment. Interpolated code in a back-tick string (`${...}`) counts as string: no call there
-/// is rewritten.
-fn code_positions(text: &str) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => i = block_comment_end(bytes, i),
-            b'"' | b'\'' => i = quoted_end(bytes, i),
-            b'`' => i = backtick_end(bytes, i),
-            _ => {
-                if text.is_char_boundary(i) {
-                    out.push(i);
-                }
-                i += 1;
-            }
-        }
+/// The offsets in `text` where `word` starts inside script code: not inside a string, a
+/// character or a comment. Interpolated code in a back-tick string (`${...}`) counts as string:
+/// no call there is rewritten.
+fn code_positions(text: &str, word: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (from, to) in code_spans(text) {
+        let span = &text[from..to];
+        out.extend(span.match_indices(word).map(|(i, _)| from + i));
     }
     out
+}
+
+/// The stretches of `text` that are script code, as byte ranges, in order.
+fn code_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                text[i..].find('\n').map_or(bytes.len(), |n| i + n)
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => block_comment_end(bytes, i),
+            b'"' | b'\'' => quoted_end(bytes, i),
+            b'`' => backtick_end(bytes, i),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        spans.push((start, i));
+        start = end;
+        i = end;
+    }
+    spans.push((start, bytes.len().max(start)));
+    spans
 }
 
 /// The offset just past a `/* */` comment opening at `i` (Rhai nests them).
