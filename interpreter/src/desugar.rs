@@ -122,8 +122,7 @@ fn identifier(s: &str) -> &str {
 }
 
 /// The offsets in `text` where `word` starts inside script code: not inside a string, a
-/// character or a comment. Interpolated code in a back-tick string (`${...}`) counts as string:
-/// no call there is rewritten.
+/// character or a comment (the code of a back-tick string's `${...}` counts as code).
 fn code_positions(text: &str, word: &str) -> Vec<usize> {
     let mut out = Vec::new();
     for (from, to) in code_spans(text) {
@@ -135,29 +134,75 @@ fn code_positions(text: &str, word: &str) -> Vec<usize> {
 
 /// The stretches of `text` that are script code, as byte ranges, in order.
 fn code_spans(text: &str) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
+    scan_code(text.as_bytes(), 0, false, &mut spans);
+    spans
+}
+
+/// Scans code from `i`, adding its stretches to `spans`, and returns where it ends: the end of
+/// the text or, with `interpolation`, just past the `}` that closes a `${...}`.
+fn scan_code(
+    bytes: &[u8],
+    mut i: usize,
+    interpolation: bool,
+    spans: &mut Vec<(usize, usize)>,
+) -> usize {
+    let mut start = i;
+    let mut depth = 0_usize;
     while i < bytes.len() {
         let end = match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                text[i..].find('\n').map_or(bytes.len(), |n| i + n)
-            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => bytes[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(bytes.len(), |n| i + n),
             b'/' if bytes.get(i + 1) == Some(&b'*') => block_comment_end(bytes, i),
             b'"' | b'\'' => quoted_end(bytes, i),
-            b'`' => backtick_end(bytes, i),
+            b'`' => {
+                spans.push((start, i));
+                backtick_end(bytes, i, spans)
+            }
+            b'{' => {
+                depth += 1;
+                i += 1;
+                continue;
+            }
+            b'}' if interpolation && depth == 0 => {
+                spans.push((start, i));
+                return i + 1;
+            }
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+                continue;
+            }
             _ => {
                 i += 1;
                 continue;
             }
         };
-        spans.push((start, i));
+        if bytes[i] != b'`' {
+            spans.push((start, i));
+        }
         start = end;
         i = end;
     }
-    spans.push((start, bytes.len().max(start)));
-    spans
+    spans.push((start.min(bytes.len()), bytes.len()));
+    bytes.len()
+}
+
+/// The offset just past a back-tick string opening at `i`; the code of its `${...}`
+/// interpolations goes into `spans`. (A doubled back-tick stands for one, inside.)
+fn backtick_end(bytes: &[u8], i: usize, spans: &mut Vec<(usize, usize)>) -> usize {
+    let mut j = i + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'`' if bytes.get(j + 1) == Some(&b'`') => j += 2,
+            b'`' => return j + 1,
+            b'$' if bytes.get(j + 1) == Some(&b'{') => j = scan_code(bytes, j + 2, true, spans),
+            _ => j += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// The offset just past a `/* */` comment opening at `i` (Rhai nests them).
@@ -194,41 +239,6 @@ fn quoted_end(bytes: &[u8], i: usize) -> usize {
     bytes.len()
 }
 
-/// The offset just past a back-tick string opening at `i`, with its `${...}` interpolations
-/// (which may hold strings and braces of their own).
-fn backtick_end(bytes: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'`' => return j + 1,
-            b'$' if bytes.get(j + 1) == Some(&b'{') => {
-                let mut depth = 0;
-                j += 1;
-                while j < bytes.len() {
-                    match bytes[j] {
-                        b'{' => {
-                            depth += 1;
-                            j += 1;
-                        }
-                        b'}' => {
-                            depth -= 1;
-                            j += 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        b'"' | b'\'' => j = quoted_end(bytes, j),
-                        b'`' => j = backtick_end(bytes, j),
-                        _ => j += 1,
-                    }
-                }
-            }
-            _ => j += 1,
-        }
-    }
-    bytes.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,11 +250,11 @@ mod tests {
 
     #[test]
     fn core_calls_become_function_calls_in_the_same_columns() {
-        let text = "let h = game.location(u);\nif game.turn_over() { game.event(\"x\", h.len()) }";
+        let text = "let h = game.location(u);\nif game.turn_over() { game.event(\"x\", h.len()) }\nlet s = `${game.name(u)} at ${ #{a: game.at(\"}\")}.a }`;";
         let out = rewrite(text, &[]);
         assert_eq!(
             out,
-            "let h = location(game,u);\nif turn_over(game ) { event(game,\"x\", h.len()) }"
+            "let h = location(game,u);\nif turn_over(game ) { event(game,\"x\", h.len()) }\nlet s = `${name(game,u)} at ${ #{a: at(game,\"}\")}.a }`;"
         );
         // Every line keeps its length, so every later token keeps its column.
         let lens = |t: &str| t.lines().map(str::len).collect::<Vec<_>>();
@@ -257,7 +267,7 @@ mod tests {
             "// game.a(1)\n",
             "/* game.b(2) /* nested game.c() */ game.d() */\n",
             "let s = \"game.e(3) \\\" game.f(4)\";\n",
-            "let t = `x ${ \"}\" + game.g(5) } game.h(6)`;\n",
+            "let t = `x ${ \"}\" + g.g(5) } game.h(6)`;\n",
             "let c = 'g';\n",
             "x.game.i(7); ngame.j(8); game . k(9); game.k( );\n",
             "game.mine(10); game.type_of();\n",
