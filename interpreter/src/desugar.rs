@@ -6,13 +6,15 @@
 //! looks for a *script* method of that name on the value's type, typed and untyped, on every
 //! call, and only then for the native function; in function style it looks once. Rules call the
 //! core tens of thousands of times a game, nearly all in method style on `game`, and the extra
-//! lookups cost about 4 % of a Last Victory game (`docs/performance.md`).
+//! lookups cost about 3 % of a Last Victory game's instructions (`docs/performance.md`).
 //!
 //! The rewrite keeps every line and column where it was: `game.f(` and `f(game,` have the same
-//! length, and `game.f()` becomes `f(game )`. It is deliberately narrow. It leaves alone
-//! strings, characters and comments; a `game` that is a property (`x.game.f(`) or written with
-//! spaces around the dot; calls whose name some script of the ruleset defines as a function
-//! (in method style those bind `this`, a different call); and Rhai's own keyword functions.
+//! length, and `game.f()` becomes `f(game )`; an error in a core call now points at the start of
+//! the call instead of at the name after `game.`. It is deliberately narrow. It leaves alone
+//! strings (not the code inside `${...}`), characters and comments; a `game` that is a property
+//! (`x.game.f(`) or written with spaces around the dot; calls whose name some script of the
+//! ruleset defines as a function (in method style those bind `this`, a different call); and
+//! Rhai's own keyword functions.
 
 use std::collections::HashSet;
 
