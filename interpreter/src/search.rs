@@ -303,36 +303,41 @@ struct Scratch {
     blocked: Vec<u32>,
     stop: Vec<u32>,
     plain: Vec<u32>,
+    /// Cells with an extra cost to enter (`MoveLimits::extra`), and that cost.
+    extra_at: Vec<u32>,
+    extra: Vec<f64>,
 }
 
 impl Scratch {
     /// Starts a search on a grid of `n` cells: a new number, and no cell set.
     fn begin(&mut self, n: usize) {
         if self.seen.len() < n {
-            for v in [
-                &mut self.seen,
-                &mut self.blocked,
-                &mut self.stop,
-                &mut self.plain,
-            ] {
+            for v in self.stamps() {
                 v.resize(n, 0);
             }
             self.best.resize(n, f64::INFINITY);
             self.came.resize(n, Hex::new(0, 0));
+            self.extra.resize(n, 0.0);
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             // After four billion searches the stamps wrap: clear them once.
-            for v in [
-                &mut self.seen,
-                &mut self.blocked,
-                &mut self.stop,
-                &mut self.plain,
-            ] {
+            for v in self.stamps() {
                 v.fill(0);
             }
             self.epoch = 1;
         }
+    }
+
+    /// Every array of stamps.
+    fn stamps(&mut self) -> [&mut Vec<u32>; 5] {
+        [
+            &mut self.seen,
+            &mut self.blocked,
+            &mut self.stop,
+            &mut self.plain,
+            &mut self.extra_at,
+        ]
     }
 
     fn best(&self, i: usize) -> f64 {
@@ -383,14 +388,14 @@ fn search(
             marks[i] = epoch;
         }
     }
-    let extra = |i: usize, n: Hex| {
-        if limits.extra.is_empty() {
-            0.0
-        } else {
-            debug_assert_eq!(map.index(n), Some(i));
-            limits.extra.get(&n).copied().unwrap_or(0.0)
-        }
-    };
+    for (i, mp) in limits
+        .extra
+        .iter()
+        .filter_map(|(h, mp)| Some((map.index(*h)?, *mp)))
+    {
+        s.extra_at[i] = epoch;
+        s.extra[i] = mp;
+    }
     s.seen[start_i] = epoch;
     s.best[start_i] = 0.0;
     let mut reached = vec![(start, start_i)];
@@ -420,8 +425,12 @@ fn search(
             if step.is_nan() || s.blocked[ni] == epoch {
                 continue;
             }
-            let n = h.neighbour(dir);
-            let mut total = cost + step + extra(ni, n);
+            let extra = if s.extra_at[ni] == epoch {
+                s.extra[ni]
+            } else {
+                0.0
+            };
+            let mut total = cost + step + extra;
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
                     total = limits.mp;
@@ -431,6 +440,7 @@ fn search(
             }
             let known = s.best(ni);
             if total < known - 1e-9 {
+                let n = h.neighbour(dir);
                 if known.is_infinite() {
                     reached.push((n, ni));
                 }
@@ -667,6 +677,7 @@ mod tests {
             blocked: vec![h("0102"), h("0201")],
             stop: vec![h("0202")],
             plain: vec![h("0103")],
+            extra: [(h("0104"), 1.0)].into_iter().collect::<HashMap<_, _>>(),
             ..free.clone()
         };
         let first = reachable(&m, &p, h("0101"), &free);
