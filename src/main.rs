@@ -9,9 +9,9 @@ use std::process::ExitCode;
 
 /// mimalloc rather than the system allocator: a game makes millions of small, short-lived
 /// allocations (script values), and the system allocator spent about a seventh of a game's time
-/// on them.
+/// on them. (`muster_interpreter::alloc` says why not the `mimalloc` crate's own.)
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: muster_interpreter::alloc::Mimalloc = muster_interpreter::alloc::Mimalloc;
 
 /// A rules interpreter for hex-and-counter board wargames.
 #[derive(Parser)]

@@ -18,7 +18,7 @@ use std::time::Duration;
 /// The allocator the `muster` binary uses (see src/main.rs), so that these figures are the
 /// binary's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: muster_interpreter::alloc::Mimalloc = muster_interpreter::alloc::Mimalloc;
 
 const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
 const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";

@@ -22,12 +22,14 @@
 //! [`ruleset`], [`desugar`] (script text as compiled), [`script`] (the Rhai
 //! host and its API), [`scenario`],
 //! [`game`], [`simulate`] (batch runs), [`verify`] (example files) and [`check`]
-//! (validation).
+//! (validation); [`alloc`] is the allocator the binary and benchmarks use.
 
-#![forbid(unsafe_code)]
+// `deny` rather than `forbid`: the allocator (`alloc`) is the one module allowed `unsafe`.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod alloc;
 pub mod check;
 pub mod desugar;
 pub mod dice;
