@@ -21,14 +21,16 @@ use crate::hex::Hex;
 use crate::state::Unit;
 use crate::value::Value;
 use indexmap::IndexMap;
+use rhai::ImmutableString;
 
-/// A filter on units, read from a script's map.
+/// A filter on units, read from a script's map. Its texts are the script's own (shared, not
+/// copied: a query is made thousands of times a game).
 #[derive(Clone, Debug, Default)]
 pub struct UnitFilter {
     /// The unit's side.
-    pub side: Option<String>,
+    pub side: Option<ImmutableString>,
     /// A side the unit is not on.
-    pub not_side: Option<String>,
+    pub not_side: Option<ImmutableString>,
     /// The hex it stands in.
     pub at: Option<Hex>,
     /// A hex it stands near, and how near.
@@ -39,32 +41,44 @@ pub struct UnitFilter {
     /// Whether it is on the map.
     pub on_map: Option<bool>,
     /// Kinds it may have (empty: any).
-    pub kind: Vec<String>,
+    pub kind: Vec<ImmutableString>,
     /// Kinds it may not have.
-    pub kind_not: Vec<String>,
+    pub kind_not: Vec<ImmutableString>,
     /// Markers it must carry.
-    pub has: Vec<String>,
+    pub has: Vec<ImmutableString>,
     /// Markers it must not carry.
-    pub lacks: Vec<String>,
+    pub lacks: Vec<ImmutableString>,
     /// Property values it must have.
     pub props: IndexMap<String, Value>,
     /// The face it must have up.
-    pub face: Option<String>,
+    pub face: Option<ImmutableString>,
 }
 
 impl UnitFilter {
     /// Whether a unit passes every test.
     #[must_use]
+    #[inline(always)]
     pub fn accepts(&self, u: &Unit) -> bool {
-        // Where first: most queries name a hex, and comparing hexes is cheaper than names.
+        // Where first, inline at every query: most queries name a hex, and most units stand
+        // elsewhere, so the call for the other tests is made for a few units only.
         if self.at.is_some() && u.location != self.at {
             return false;
         }
+        if let Some(hexes) = &self.in_any {
+            if u.location.is_none_or(|l| !hexes.contains(&l)) {
+                return false;
+            }
+        }
+        self.accepts_where_it_stands(u)
+    }
+
+    /// The tests after the hexes (`accepts` has checked `at` and `in`).
+    fn accepts_where_it_stands(&self, u: &Unit) -> bool {
         if self.on_map.is_some_and(|m| m != u.location.is_some()) {
             return false;
         }
-        if self.side.as_ref().is_some_and(|s| *s != u.side)
-            || self.not_side.as_ref().is_some_and(|s| *s == u.side)
+        if self.side.as_ref().is_some_and(|s| s.as_str() != u.side)
+            || self.not_side.as_ref().is_some_and(|s| s.as_str() == u.side)
         {
             return false;
         }
@@ -73,21 +87,18 @@ impl UnitFilter {
                 return false;
             }
         }
-        if let Some(hexes) = &self.in_any {
-            if u.location.is_none_or(|l| !hexes.contains(&l)) {
-                return false;
-            }
-        }
-        if !self.kind.is_empty() && !self.kind.contains(&u.kind) || self.kind_not.contains(&u.kind)
+        let is_kind = |k: &ImmutableString| k.as_str() == u.kind;
+        if !self.kind.is_empty() && !self.kind.iter().any(is_kind)
+            || self.kind_not.iter().any(is_kind)
         {
             return false;
         }
-        if !self.has.iter().all(|m| u.markers.contains(m))
-            || self.lacks.iter().any(|m| u.markers.contains(m))
+        if !self.has.iter().all(|m| u.markers.contains(m.as_str()))
+            || self.lacks.iter().any(|m| u.markers.contains(m.as_str()))
         {
             return false;
         }
-        if self.face.as_ref().is_some_and(|f| *f != u.face) {
+        if self.face.as_ref().is_some_and(|f| f.as_str() != u.face) {
             return false;
         }
         self.props.iter().all(|(k, v)| u.props.get(k) == Some(v))

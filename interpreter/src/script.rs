@@ -202,6 +202,15 @@ impl World {
         })
     }
 
+    /// The hexes next to `h` whose zone of control (the ruleset's `zoc` rules) reaches it: where
+    /// a unit stands to have `h` in its zone (the filter key `zone_over`).
+    fn zone_sources(&self, h: Hex) -> Vec<Hex> {
+        self.map
+            .neighbours(h)
+            .filter(|&n| self.zoc.reaches(&self.map, n, h))
+            .collect()
+    }
+
     /// The hexes of a script's list. An entry may be a hex id, a [`HexSet`] or
     /// another list, so a script joins lists by nesting them (`[enemies, [train]]`)
     /// instead of copying them into one.
@@ -876,17 +885,35 @@ fn minimal_sets(values: &Array, needed: &Dynamic) -> Rr<Array> {
     Ok(out)
 }
 
-/// Text or a list of text from a script (`kind: "gun"` or `kind: ["gun", "train"]`).
-fn text_list(d: &Dynamic, key: &str) -> Rr<Vec<String>> {
-    if d.is_string() {
-        return Ok(vec![d.to_string()]);
+/// Text or a list of text from a script (`kind: "gun"` or `kind: ["gun", "train"]`), shared
+/// with the script rather than copied.
+fn text_list(d: &Dynamic, key: &str) -> Rr<Vec<rhai::ImmutableString>> {
+    if let Some(s) = d.read_lock::<rhai::ImmutableString>() {
+        return Ok(vec![s.clone()]);
     }
     match d.read_lock::<Array>() {
-        Some(a) => Ok(a.iter().map(ToString::to_string).collect()),
+        Some(a) => a.iter().map(|t| shared_text(t, key)).collect(),
         None => fail(format!(
             "`{key}` must be text or a list of text, not {}",
             d.type_name()
         )),
+    }
+}
+
+/// A script's text, shared rather than copied.
+fn shared_text(d: &Dynamic, key: &str) -> Rr<rhai::ImmutableString> {
+    match d.read_lock::<rhai::ImmutableString>() {
+        Some(s) => Ok(s.clone()),
+        None => fail(format!("`{key}` must be text, not {}", d.type_name())),
+    }
+}
+
+/// A hex id from a script's value, read in place (a hex id the core handed out is then found by
+/// the address of its text, without parsing).
+fn hex_arg(w: &World, d: &Dynamic, key: &str) -> Rr<Hex> {
+    match d.as_immutable_string_ref() {
+        Ok(id) => w.hex(&id),
+        Err(t) => fail(format!("`{key}` must be a hex id, not {t}")),
     }
 }
 
@@ -897,23 +924,22 @@ fn unit_filter(w: &World, m: &RMap) -> Rr<crate::query::UnitFilter> {
     let mut near = None;
     for (k, v) in m.iter() {
         match k.as_str() {
-            "side" => f.side = Some(v.to_string()),
-            "not_side" => f.not_side = Some(v.to_string()),
-            "at" => f.at = Some(w.hex(&v.to_string())?),
-            "near" => near = Some(w.hex(&v.to_string())?),
+            "side" => f.side = Some(shared_text(v, "side")?),
+            "not_side" => f.not_side = Some(shared_text(v, "not_side")?),
+            "at" => f.at = Some(hex_arg(w, v, "at")?),
+            "near" => near = Some(hex_arg(w, v, "near")?),
             "within" => within = number_arg(v, "`within`")?.max(0.0) as u32,
             "in" => f.in_any = Some(also(f.in_any.take(), hex_list(w, v, "`in`")?)),
             "zone_over" => {
-                let h = w.hex(&v.to_string())?;
-                let sources = w.map.neighbours(h).filter(|&n| w.zoc.reaches(&w.map, n, h));
-                f.in_any = Some(also(f.in_any.take(), sources.collect()));
+                let h = hex_arg(w, v, "zone_over")?;
+                f.in_any = Some(also(f.in_any.take(), w.zone_sources(h)));
             }
             "on_map" => f.on_map = Some(v.as_bool().or_else(|t| fail(format!("`on_map` must be true or false, not {t}")))?),
             "kind" => f.kind = text_list(v, "kind")?,
             "kind_not" => f.kind_not = text_list(v, "kind_not")?,
             "has" => f.has = text_list(v, "has")?,
             "lacks" => f.lacks = text_list(v, "lacks")?,
-            "face" => f.face = Some(v.to_string()),
+            "face" => f.face = Some(shared_text(v, "face")?),
             "props" => {
                 let Some(p) = v.read_lock::<RMap>() else {
                     return fail("`props` must be a map".to_string());
