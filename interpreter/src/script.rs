@@ -266,7 +266,11 @@ impl World {
 
     /// How many units of `side` stand in each hex, in set-up order of the units.
     fn stack_counts(&self, side: &str) -> crate::state::FxIndexMap<Hex, INT> {
-        let mut counts = indexmap::IndexMap::default();
+        // Room for every unit up front: growing the map step by step cost more than the counting.
+        let mut counts = crate::state::FxIndexMap::with_capacity_and_hasher(
+            self.state.units.len(),
+            rustc_hash::FxBuildHasher,
+        );
         for u in self.state.units.values() {
             if let Some(h) = u.location.filter(|_| u.side == side) {
                 *counts.entry(h).or_default() += 1;
@@ -1145,12 +1149,12 @@ fn register_state_api(engine: &mut Engine) {
     });
     engine.register_fn(
         "other_side",
-        |g: &mut GameHandle, side: &str| -> Rr<String> {
+        |g: &mut GameHandle, side: &str| -> Rr<rhai::ImmutableString> {
             // The opponent in a two-sided game: one call for the helper every ruleset writes.
             let w = g.0.borrow();
             match w.ruleset.sides.as_slice() {
-                [a, b] if a == side => Ok(b.clone()),
-                [a, b] if b == side => Ok(a.clone()),
+                [a, b] if a == side => Ok(b.as_str().into()),
+                [a, b] if b == side => Ok(a.as_str().into()),
                 [_, _] => fail(format!("`other_side`: no side `{side}`")),
                 sides => fail(format!(
                     "`other_side` needs a game of two sides; this one has {}",
@@ -1431,7 +1435,11 @@ fn register_unit_api(engine: &mut Engine) {
         |g: &mut GameHandle, filter: RMap| -> Rr<Array> {
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            let mut seen: indexmap::IndexSet<Hex> = indexmap::IndexSet::new();
+            let mut seen: crate::state::FxIndexSet<Hex> =
+                crate::state::FxIndexSet::with_capacity_and_hasher(
+                    w.state.units.len(),
+                    rustc_hash::FxBuildHasher,
+                );
             for u in w.state.units.values() {
                 if let Some(h) = u.location.filter(|_| f.accepts(u)) {
                     seen.insert(h);
@@ -1447,7 +1455,11 @@ fn register_unit_api(engine: &mut Engine) {
             // filter (stacking values, say). Units without the property count 0.
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            let mut sums: indexmap::IndexMap<Hex, FLOAT> = indexmap::IndexMap::new();
+            let mut sums: crate::state::FxIndexMap<Hex, FLOAT> =
+                crate::state::FxIndexMap::with_capacity_and_hasher(
+                    w.state.units.len(),
+                    rustc_hash::FxBuildHasher,
+                );
             for u in w.state.units.values() {
                 let Some(h) = u.location.filter(|_| f.accepts(u)) else {
                     continue;
@@ -1502,7 +1514,7 @@ fn register_unit_api(engine: &mut Engine) {
         "occupied_hexes",
         |g: &mut GameHandle, side: &str| -> Array {
             let w = g.0.borrow();
-            let mut seen = Vec::new();
+            let mut seen = Vec::with_capacity(w.state.units.len());
             for u in w.state.units.values() {
                 if let Some(h) = u.location.filter(|_| u.side == side) {
                     if !seen.contains(&h) {
@@ -1560,7 +1572,10 @@ fn register_unit_api(engine: &mut Engine) {
             let w = g.0.borrow();
             let mut out = String::new();
             for (i, id) in units.iter().enumerate() {
-                let u = w.unit_ref(&id.to_string())?;
+                let id = id
+                    .as_immutable_string_ref()
+                    .map_err(|t| format!("`describe` takes unit ids, not {t}"))?;
+                let u = w.unit_ref(&id)?;
                 if i > 0 {
                     out.push_str(separator);
                 }
@@ -1569,12 +1584,14 @@ fn register_unit_api(engine: &mut Engine) {
             Ok(out)
         },
     );
-    getter!("name", String, |u| u.name.clone());
-    getter!("side_of", String, |u| u.side.clone());
-    getter!("kind", String, |u| u.kind.clone());
+    // Text comes back as a script string made from the unit's text in one step (a `String`
+    // would be copied, then turned into a script string).
+    getter!("name", rhai::ImmutableString, |u| u.name.as_str().into());
+    getter!("side_of", rhai::ImmutableString, |u| u.side.as_str().into());
+    getter!("kind", rhai::ImmutableString, |u| u.kind.as_str().into());
     getter!("strength", INT, |u| u.strength);
     getter!("rating", INT, |u| u.rating);
-    getter!("face", String, |u| u.face.clone());
+    getter!("face", rhai::ImmutableString, |u| u.face.as_str().into());
     getter!("facing", INT, |u| u.facing.map_or(-1, INT::from));
     getter!("on_map", bool, |u| u.location.is_some());
     getter!("markers", Array, |u| u

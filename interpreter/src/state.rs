@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 /// chooses (names from the ruleset and scenario, hexes).
 pub type FxIndexMap<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
 
+/// An ordered set with a fast hash, for hexes and the like (see [`FxIndexMap`]).
+pub type FxIndexSet<T> = IndexSet<T, rustc_hash::FxBuildHasher>;
+
 /// An ordered map keyed by names, with a fast hash: unit ids, marker and property names are
 /// looked up on nearly every script call (the default hasher cost ~5 % of a whole game).
 pub type NameMap<V> = FxIndexMap<String, V>;
