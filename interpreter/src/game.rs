@@ -55,8 +55,6 @@ pub struct World {
     /// Hex ids as script strings, made once per game on first use (returning a
     /// hex to a script is then a reference count, not a formatted string).
     pub hex_ids: std::cell::OnceCell<crate::script::HexIds>,
-    /// The map's edge hexes, found on first use.
-    pub edge_hexes: std::cell::OnceCell<Vec<crate::hex::Hex>>,
     /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
     /// `muster play --profile`. Never read by rules.
     pub timers: Timers,
@@ -598,7 +596,6 @@ impl World {
             forced_draws: VecDeque::new(),
             timers: Timers::default(),
             hex_ids: std::cell::OnceCell::new(),
-            edge_hexes: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
         }
     }

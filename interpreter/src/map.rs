@@ -131,6 +131,9 @@ pub struct Map {
     areas: IndexMap<String, Vec<Hex>>,
     /// See [`Map::neighbour_cells`]; made on first use.
     neighbour_cells: std::cell::OnceCell<Vec<[Option<u32>; 6]>>,
+    /// The edge areas (`edge`, `edge:north` ...) asked for so far: each is a scan of the
+    /// whole map, and rules ask for the same edge again and again.
+    edge_areas: std::cell::RefCell<HashMap<String, std::rc::Rc<Vec<Hex>>>>,
 }
 
 /// Bit sets hold at most this many distinct tags or features.
@@ -362,6 +365,31 @@ impl Map {
         if let Some(a) = self.areas.get(name) {
             return Some(a.clone());
         }
+        self.edge_area(name).map(|a| a.to_vec())
+    }
+
+    /// An area the map file declares by name.
+    #[must_use]
+    pub fn named_area(&self, name: &str) -> Option<&[Hex]> {
+        self.areas.get(name).map(Vec::as_slice)
+    }
+
+    /// An edge area of [`Map::area`] (`edge`, `edge:north` ...), worked out on first use and
+    /// shared after; `None` for a name that is not one.
+    #[must_use]
+    pub fn edge_area(&self, name: &str) -> Option<std::rc::Rc<Vec<Hex>>> {
+        if let Some(a) = self.edge_areas.borrow().get(name) {
+            return Some(a.clone());
+        }
+        let a = std::rc::Rc::new(self.scan_edge(name)?);
+        self.edge_areas
+            .borrow_mut()
+            .insert(name.to_string(), a.clone());
+        Some(a)
+    }
+
+    /// The hexes of an edge area, from a scan of the map.
+    fn scan_edge(&self, name: &str) -> Option<Vec<Hex>> {
         if name == "edge" {
             // Every hex on any edge of the map.
             return Some(
@@ -494,6 +522,7 @@ impl<'a> MapBuilder<'a> {
             places: IndexMap::new(),
             areas: IndexMap::new(),
             neighbour_cells: std::cell::OnceCell::new(),
+            edge_areas: std::cell::RefCell::default(),
         };
         Ok(MapBuilder { file, cursor, map })
     }
@@ -798,6 +827,20 @@ mod tests {
             .collect();
         assert!(north.contains(&"0101".to_string()));
         assert!(!north.contains(&"0102".to_string()));
+    }
+
+    #[test]
+    fn an_edge_is_scanned_once_and_a_declared_area_is_not_an_edge() {
+        let m = small();
+        let first = m.edge_area("edge").unwrap();
+        assert!(std::rc::Rc::ptr_eq(&first, &m.edge_area("edge").unwrap()));
+        assert_eq!(m.area("edge").unwrap(), *first);
+        // Every hex of this 3 x 2 map is on its edge.
+        assert_eq!(first.len(), 6);
+        assert_eq!(m.named_area("entry").map(<[Hex]>::len), Some(2));
+        assert!(m.edge_area("entry").is_none());
+        assert!(m.named_area("edge").is_none());
+        assert!(m.area("edge:up").is_none());
     }
 
     #[test]

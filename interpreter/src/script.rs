@@ -1867,8 +1867,11 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn("area", |g: &mut GameHandle, name: &str| -> Rr<Array> {
         let w = g.0.borrow();
-        match w.map.area(name) {
-            Some(a) => Ok(w.ids(a)),
+        if let Some(a) = w.map.named_area(name) {
+            return Ok(w.ids(a.iter().copied()));
+        }
+        match w.map.edge_area(name) {
+            Some(edge) => Ok(w.ids(edge.iter().copied())),
             None => fail(format!("the map has no area `{name}`")),
         }
     });
@@ -2071,9 +2074,7 @@ fn register_map_api(engine: &mut Engine) {
             // Hexes from `hex` to the nearest hex on the map's edge (0 on the edge).
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            let edge = w
-                .edge_hexes
-                .get_or_init(|| w.map.area("edge").unwrap_or_default());
+            let edge = w.map.edge_area("edge").unwrap_or_default();
             Ok(edge
                 .iter()
                 .map(|e| INT::from(e.distance(h)))
