@@ -1902,8 +1902,8 @@ fn register_map_api(engine: &mut Engine) {
         "in_sight",
         |ctx: NativeCallContext,
          g: &mut GameHandle,
-         from: Array,
-         to: Array,
+         from: Dynamic,
+         to: Dynamic,
          min: INT,
          max: INT|
          -> Rr<Array> {
@@ -1913,8 +1913,8 @@ fn register_map_api(engine: &mut Engine) {
             let (from, to, has_hook) = {
                 let w = g.0.borrow();
                 (
-                    w.hexes(&from)?,
-                    w.hexes(&to)?,
+                    hex_list(&w, &from, "`from`")?,
+                    hex_list(&w, &to, "`to`")?,
                     w.ruleset.has_function("los_override", 4),
                 )
             };
@@ -1962,10 +1962,10 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "min_distances",
-        |g: &mut GameHandle, hexes: Array, goals: Array| -> Rr<Array> {
+        |g: &mut GameHandle, hexes: Dynamic, goals: Dynamic| -> Rr<Array> {
             let w = g.0.borrow();
-            let goals = w.hexes(&goals)?;
-            Ok(w.hexes(&hexes)?
+            let goals = hex_list(&w, &goals, "`goals`")?;
+            Ok(hex_list(&w, &hexes, "`hexes`")?
                 .into_iter()
                 .map(|h| {
                     Dynamic::from_int(
@@ -1981,10 +1981,10 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "min_distance",
-        |g: &mut GameHandle, hex: &str, hexes: Array| -> Rr<INT> {
+        |g: &mut GameHandle, hex: &str, hexes: Dynamic| -> Rr<INT> {
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            Ok(w.hexes(&hexes)?
+            Ok(hex_list(&w, &hexes, "`hexes`")?
                 .into_iter()
                 .map(|x| INT::from(h.distance(x)))
                 .min()
@@ -2047,9 +2047,9 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "path",
-        |g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Array| -> Rr<Array> {
+        |g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Dynamic| -> Rr<Array> {
             let w = g.0.borrow();
-            let blocked: HashSet<Hex> = w.hexes(&blocked)?.into_iter().collect();
+            let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
             Ok(search::path(
                 &w.map,
                 w.profile(profile)?,
@@ -2084,13 +2084,13 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "hexes_within_any",
-        |g: &mut GameHandle, hexes: Array, r: INT| -> Rr<Array> {
+        |g: &mut GameHandle, hexes: Dynamic, r: INT| -> Rr<Array> {
             // Every map hex within `r` of any of `hexes` (themselves included), each once, in
             // the order found: the hexes next to the enemy, a zone around the guns ...
             let w = g.0.borrow();
             let mut seen: indexmap::IndexSet<Hex, rustc_hash::FxBuildHasher> =
                 indexmap::IndexSet::default();
-            for h in w.hexes(&hexes)? {
+            for h in hex_list(&w, &hexes, "`hexes`")? {
                 for x in h.within(r.max(0) as u32) {
                     if w.map.contains(x) {
                         seen.insert(x);
@@ -2129,14 +2129,14 @@ fn register_map_api(engine: &mut Engine) {
     });
     engine.register_fn(
         "hexes_in",
-        |g: &mut GameHandle, list: Array, any_of: Array, none_of: Array| -> Rr<Array> {
+        |g: &mut GameHandle, list: Dynamic, any_of: Dynamic, none_of: Dynamic| -> Rr<Array> {
             // The hexes of `list` (in its order) that stand in some list of `any_of` and in no
             // list of `none_of`: one call where a script would loop with `contains`.
             let w = g.0.borrow();
-            let within: HashSet<Hex> = w.hexes(&any_of)?.into_iter().collect();
-            let without: HashSet<Hex> = w.hexes(&none_of)?.into_iter().collect();
+            let within: HashSet<Hex> = hex_list(&w, &any_of, "`any_of`")?.into_iter().collect();
+            let without: HashSet<Hex> = hex_list(&w, &none_of, "`none_of`")?.into_iter().collect();
             let mut out = Array::new();
-            for h in w.hexes(&list)? {
+            for h in hex_list(&w, &list, "`list`")? {
                 if within.contains(&h) && !without.contains(&h) {
                     out.push(w.hex_id(h).into());
                 }
@@ -2161,8 +2161,8 @@ fn register_map_api(engine: &mut Engine) {
     engine.register_fn(
         "adjacent_across",
         |g: &mut GameHandle,
-         from: Array,
-         to: Array,
+         from: Dynamic,
+         to: Dynamic,
          blocked_by: Array,
          crossings: Array|
          -> Rr<Array> {
@@ -2170,14 +2170,14 @@ fn register_map_api(engine: &mut Engine) {
             // `blocked_by` features, or has one of the `crossings` (an attack over a creek only
             // at a ford or bridge, say), in the order of `to`.
             let w = g.0.borrow();
-            let from: HashSet<Hex> = w.hexes(&from)?.into_iter().collect();
+            let from: HashSet<Hex> = hex_list(&w, &from, "`from`")?.into_iter().collect();
             let feature_mask = |names: &Array| -> u64 {
                 let names: Vec<String> = names.iter().map(ToString::to_string).collect();
                 w.map.feature_mask(&names)
             };
             let (blocked, crossing) = (feature_mask(&blocked_by), feature_mask(&crossings));
             let mut out = Array::new();
-            for t in w.hexes(&to)? {
+            for t in hex_list(&w, &to, "`to`")? {
                 let open = w.map.neighbours(t).into_iter().any(|n| {
                     from.contains(&n) && {
                         let side = w.map.side_bits(n, t);
@@ -2193,13 +2193,13 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "zoc_linked",
-        |g: &mut GameHandle, from: Array, to: Array| -> Rr<Array> {
+        |g: &mut GameHandle, from: Dynamic, to: Dynamic| -> Rr<Array> {
             // The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from`
             // (`zoc_reaches(from, to)` for some pair), in the order of `to`.
             let w = g.0.borrow();
-            let from: HashSet<Hex> = w.hexes(&from)?.into_iter().collect();
+            let from: HashSet<Hex> = hex_list(&w, &from, "`from`")?.into_iter().collect();
             let mut out = Array::new();
-            for t in w.hexes(&to)? {
+            for t in hex_list(&w, &to, "`to`")? {
                 let linked = w
                     .map
                     .neighbours(t)
@@ -2212,16 +2212,16 @@ fn register_map_api(engine: &mut Engine) {
             Ok(out)
         },
     );
-    engine.register_fn("zoc", |g: &mut GameHandle, hexes: Array| -> Rr<Array> {
+    engine.register_fn("zoc", |g: &mut GameHandle, hexes: Dynamic| -> Rr<Array> {
         let w = g.0.borrow();
-        let hs = w.hexes(&hexes)?;
+        let hs = hex_list(&w, &hexes, "`hexes`")?;
         Ok(w.ids(w.zoc.zone(&w.map, hs)))
     });
     engine.register_fn(
         "retreat_hexes",
-        |g: &mut GameHandle, hex: &str, steps: INT, profile: &str, blocked: Array| -> Rr<Array> {
+        |g: &mut GameHandle, hex: &str, steps: INT, profile: &str, blocked: Dynamic| -> Rr<Array> {
             let w = g.0.borrow();
-            let blocked: HashSet<Hex> = w.hexes(&blocked)?.into_iter().collect();
+            let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
             Ok(w.ids(search::retreat_hexes(
                 &w.map,
                 w.profile(profile)?,
