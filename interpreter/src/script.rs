@@ -1899,6 +1899,23 @@ fn register_map_api(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "sees",
+        |ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str| -> Rr<bool> {
+            // Whether `a` sees `b`: `los` short of "blocked", after the ruleset's `los_override`
+            // if it has one, without the verdict's map of reasons (a fire rule asks it of
+            // every pair of firer and target).
+            let (ha, hb, has_hook) = {
+                let w = g.0.borrow();
+                (
+                    w.hex(a)?,
+                    w.hex(b)?,
+                    w.ruleset.has_function("los_override", 4),
+                )
+            };
+            sees(&ctx, g, ha, hb, has_hook)
+        },
+    );
+    engine.register_fn(
         "in_sight",
         |ctx: NativeCallContext,
          g: &mut GameHandle,
