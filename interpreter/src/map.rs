@@ -362,10 +362,10 @@ impl Map {
     /// of the map's orientation), or `edge`: every edge hex.
     #[must_use]
     pub fn area(&self, name: &str) -> Option<Vec<Hex>> {
-        if let Some(a) = self.areas.get(name) {
-            return Some(a.clone());
+        match self.named_area(name) {
+            Some(a) => Some(a.to_vec()),
+            None => self.edge_area(name).map(|a| a.to_vec()),
         }
-        self.edge_area(name).map(|a| a.to_vec())
     }
 
     /// An area the map file declares by name.

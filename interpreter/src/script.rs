@@ -1867,11 +1867,8 @@ fn register_map_api(engine: &mut Engine) {
     );
     engine.register_fn("area", |g: &mut GameHandle, name: &str| -> Rr<Array> {
         let w = g.0.borrow();
-        if let Some(a) = w.map.named_area(name) {
-            return Ok(w.ids(a.iter().copied()));
-        }
-        match w.map.edge_area(name) {
-            Some(edge) => Ok(w.ids(edge.iter().copied())),
+        match w.map.area(name) {
+            Some(a) => Ok(w.ids(a)),
             None => fail(format!("the map has no area `{name}`")),
         }
     });
@@ -2105,8 +2102,7 @@ fn register_map_api(engine: &mut Engine) {
             // Every map hex within `r` of any of `hexes` (themselves included), each once, in
             // the order found: the hexes next to the enemy, a zone around the guns ...
             let w = g.0.borrow();
-            let mut seen: indexmap::IndexSet<Hex, rustc_hash::FxBuildHasher> =
-                indexmap::IndexSet::default();
+            let mut seen = crate::state::FxIndexSet::default();
             for h in hex_list(&w, &hexes, "`hexes`")? {
                 for x in h.within(r.max(0) as u32) {
                     if w.map.contains(x) {

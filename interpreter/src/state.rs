@@ -20,7 +20,7 @@ pub type FxIndexSet<T> = IndexSet<T, rustc_hash::FxBuildHasher>;
 pub type NameMap<V> = FxIndexMap<String, V>;
 
 /// An ordered set of names, with the fast hash of [`NameMap`].
-pub type NameSet = IndexSet<String, rustc_hash::FxBuildHasher>;
+pub type NameSet = FxIndexSet<String>;
 
 /// A unit (counter) on or off the map.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
