@@ -393,6 +393,32 @@ fn profile_rows(stderr: &str) -> Vec<(String, f64, f64)> {
         .collect()
 }
 
+/// `--profile` rewrites every bundled ruleset's scripts (`profile.rs`) and the game still plays to
+/// its end: a method-style helper once made the function before it a method, and Last Victory's
+/// bot stopped with "'this' not bound".
+#[test]
+fn every_bundled_ruleset_plays_under_the_profiler() {
+    for scenario in [
+        "scenarios/last_victory/chickamauga.ron",
+        "scenarios/sedgwick_attacks/rebel_ambush.ron",
+    ] {
+        let out = muster()
+            .args(["play", scenario, "-q", "--profile"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{scenario}: {stderr}");
+        assert!(
+            stderr.contains("k script operations"),
+            "{scenario}: {stderr}"
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("winner"),
+            "{scenario}"
+        );
+    }
+}
+
 #[test]
 fn profile_counts_script_operations_per_section_the_same_every_run() {
     let run = || {

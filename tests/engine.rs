@@ -187,6 +187,14 @@ fn a_bots_move_wish_decides_alike_as_a_map_a_move_rank_or_a_function() {
     assert_eq!(moves("0104"), r#"["0104", "0104", "0104"]"#);
     let err = g.call("bad_wish", vec![]).unwrap_err().to_string();
     assert!(err.contains("unknown `rank` key `goal`"), "{err}");
+    // `rank: ()` is no rank: the fixture's `bot_choose` is asked, and takes the first destination
+    // after staying (the cheapest: 0304 and 0504 are 1/2 MP along the road, 0304 first), as it
+    // does for a choice without `rank`.
+    let unranked = g
+        .call("unranked_moves", vec!["r".into()])
+        .unwrap()
+        .to_string();
+    assert_eq!(unranked, r#"["0304", "0304"]"#);
 }
 
 #[test]

@@ -74,21 +74,27 @@ fn wrapper(h: &Header) -> String {
 /// The headers to wrap, in the order of the text.
 fn headers(text: &str) -> Vec<Header> {
     let mut found = Vec::new();
+    // Where every top-level function starts, wrapped or not: a body ends where the next begins.
+    let mut starts = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
+        if line.starts_with("fn ") || line.starts_with("private fn ") {
+            starts.push(offset);
+        }
         if let Some(h) = header(line, offset) {
             found.push(h);
         }
         offset += line.len();
     }
-    // Whether each body uses `this`: look from its header to the next one.
-    let ends: Vec<usize> = found
-        .iter()
-        .skip(1)
-        .map(|h| h.name_at)
-        .chain([text.len()])
-        .collect();
-    for (h, end) in found.iter_mut().zip(ends) {
+    // Whether each body uses `this`: look from its header to the next function's. Stopping at
+    // the next *wrapped* header instead would count a `this` in an unwrapped helper between
+    // them (one without `game`) against the function before it.
+    for h in &mut found {
+        let end = starts
+            .iter()
+            .copied()
+            .find(|&s| s > h.name_at)
+            .unwrap_or(text.len());
         h.method = uses_this(&text[h.name_at..end]);
     }
     found
@@ -182,6 +188,19 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("let result = other__profiled(game);"), "{out}");
+    }
+
+    #[test]
+    fn a_method_without_the_game_does_not_make_the_function_before_it_a_method() {
+        // `pick` is not wrapped (no `game`), so the next wrapped header is `other`; the `this`
+        // in `pick` belongs to `pick`, not to `choose`.
+        let text = "fn choose(game, options) {\n    options.pick()\n}\nfn pick() { this.len() }\nfn other(game) { 1 }\n";
+        let out = wrap_functions(text);
+        assert!(
+            out.contains("let result = choose__profiled(game, options);"),
+            "{out}"
+        );
+        assert!(!out.contains("this.choose__profiled"), "{out}");
     }
 
     #[test]

@@ -810,7 +810,9 @@ fn choose_move(
     let n = dests.len() + extras.len();
     let labels = || (0..n).map(|i| option_label(&option(i))).collect::<Vec<_>>();
     let (index, agent) = pick_index(g, side, kind, n, &labels)?;
-    let index = match (agent, choice.get("rank")) {
+    // `rank: ()` is no rank, so a script can build the choice in one literal for bots and others.
+    let rank = choice.get("rank").filter(|r| !r.is_unit());
+    let index = match (agent, rank) {
         ("bot", Some(r)) => {
             // A closure is called only now, when a bot is asked.
             let rank = choice_rank(ctx, g, r)?;
