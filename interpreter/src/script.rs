@@ -973,6 +973,23 @@ fn also(before: Option<Vec<Hex>>, hexes: Vec<Hex>) -> Vec<Hex> {
     }
 }
 
+/// Units through a `describe` template, joined by `separator`.
+fn describe_units<'a>(
+    w: &World,
+    units: impl IntoIterator<Item = &'a crate::state::Unit>,
+    template: &str,
+    separator: &str,
+) -> String {
+    let mut out = String::new();
+    for (i, u) in units.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        out.push_str(&describe_unit(w, u, template));
+    }
+    out
+}
+
 /// A unit through a template: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`,
 /// `{rating}`, `{face}` and `{at}` (its hex, "" off the map) are replaced; other text stays.
 fn describe_unit(w: &World, u: &crate::state::Unit, template: &str) -> String {
@@ -1572,18 +1589,27 @@ fn register_unit_api(engine: &mut Engine) {
             // Each unit through the template, joined: labels and log lines without a script
             // loop of a call per field.
             let w = g.0.borrow();
-            let mut out = String::new();
-            for (i, id) in units.iter().enumerate() {
-                let id = id
-                    .as_immutable_string_ref()
-                    .map_err(|t| format!("`describe` takes unit ids, not {t}"))?;
-                let u = w.unit_ref(&id)?;
-                if i > 0 {
-                    out.push_str(separator);
-                }
-                out.push_str(&describe_unit(&w, u, template));
-            }
-            Ok(out)
+            let units = units
+                .iter()
+                .map(|id| {
+                    let id = id
+                        .as_immutable_string_ref()
+                        .map_err(|t| format!("`describe` takes unit ids, not {t}"))?;
+                    w.unit_ref(&id)
+                })
+                .collect::<Rr<Vec<_>>>()?;
+            Ok(describe_units(&w, units, template, separator))
+        },
+    );
+    engine.register_fn(
+        "describe",
+        |g: &mut GameHandle, filter: RMap, template: &str, separator: &str| -> Rr<String> {
+            // The units a query finds, described without handing their ids to the script first
+            // (a combat's labels name the defenders of each target).
+            let w = g.0.borrow();
+            let f = unit_filter(&w, &filter)?;
+            let units = w.state.units.values().filter(|u| f.accepts(u));
+            Ok(describe_units(&w, units, template, separator))
         },
     );
     // Text comes back as a script string made from the unit's text in one step (a `String`
