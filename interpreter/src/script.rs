@@ -1603,6 +1603,14 @@ fn register_unit_api(engine: &mut Engine) {
     );
     engine.register_fn(
         "describe",
+        |g: &mut GameHandle, unit: &str, template: &str, _separator: &str| -> Rr<String> {
+            // One unit by its id: a move's label, without a list made for it.
+            let w = g.0.borrow();
+            Ok(describe_unit(&w, w.unit_ref(unit)?, template))
+        },
+    );
+    engine.register_fn(
+        "describe",
         |g: &mut GameHandle, filter: RMap, template: &str, separator: &str| -> Rr<String> {
             // The units a query finds, described without handing their ids to the script first
             // (a combat's labels name the defenders of each target).
