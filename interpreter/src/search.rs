@@ -309,7 +309,7 @@ struct Scratch {
     extra_at: Vec<u32>,
     extra: Vec<f64>,
     /// The search's frontier and the cells it has reached, kept for their allocations: a bot
-    /// searches once per unit moved, and growing them anew each time was a tenth of a search.
+    /// searches once per unit moved, and growing them anew each time was a twentieth of a search.
     heap: BinaryHeap<Node>,
     reached: Vec<(Hex, usize)>,
 }
