@@ -148,6 +148,50 @@ fn verify_ends_with_the_count() {
 }
 
 #[test]
+fn strict_examples_fail_at_the_step_with_nothing_forced() {
+    let (out, code) = stdout(&["verify", "tests/fixtures/examples/unanswered.ron"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("step 2 `pick` failed")
+            && out.contains(
+                "red's `pick` decision has no forced answer left; its options: left | right"
+            ),
+        "{out}"
+    );
+    let (out, code) = stdout(&["verify", "tests/fixtures/examples/unrolled.ron"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("step 2 `game.roll(\"d6\")` failed")
+            && out
+                .contains("a roll of die `d6` with no forced value left (1 forced value(s) given"),
+        "{out}"
+    );
+    // Random dice and the bot answer only where an example says so.
+    let (out, code) = stdout(&["verify", "tests/fixtures/examples/bot_answers.ron"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn an_example_gives_the_same_verdict_every_run() {
+    // core_calls.ron calls same-named functions of two and three parameters.
+    let first = stdout(&["verify", "tests/examples/demo/core_calls.ron"]);
+    assert_eq!(first.1, 0, "{}", first.0);
+    for _ in 0..19 {
+        assert_eq!(
+            stdout(&["verify", "tests/examples/demo/core_calls.ron"]),
+            first
+        );
+    }
+}
+
+#[test]
+fn verify_shows_a_passing_examples_narration() {
+    let (out, code) = stdout(&["verify", "--show", "tests/examples/demo/core_calls.ron"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("       |   red (forced) pick: right"), "{out}");
+}
+
+#[test]
 fn los_prints_a_verdict() {
     let scen = "tests/demo/scenarios/demo/skirmish.ron";
     assert_eq!(

@@ -39,6 +39,14 @@ pub enum DiceError {
         /// Its number of faces.
         sides: i64,
     },
+    /// Only forced values may be rolled (a strict example) and none is left.
+    #[error("a roll of die `{die}` with no forced value left ({used} forced value(s) given, all rolled)")]
+    NoForcedLeft {
+        /// The die.
+        die: String,
+        /// How many forced values were rolled before.
+        used: usize,
+    },
     /// Nothing has been rolled, so there is nothing to re-roll.
     #[error("there is no roll to re-roll")]
     NothingToReroll,
@@ -119,6 +127,10 @@ pub struct Dice {
     sides: IndexMap<String, i64>,
     stream: Stream,
     forced: VecDeque<i64>,
+    /// Forced values rolled so far.
+    forced_used: usize,
+    /// Every roll must take a forced value (strict examples).
+    only_forced: bool,
     last_group: Vec<String>,
 }
 
@@ -130,6 +142,8 @@ impl Dice {
             sides,
             stream: Stream::new(seed),
             forced: VecDeque::new(),
+            forced_used: 0,
+            only_forced: false,
             last_group: Vec::new(),
         }
     }
@@ -141,6 +155,8 @@ impl Dice {
             sides,
             stream: Stream::restore(state),
             forced: VecDeque::new(),
+            forced_used: 0,
+            only_forced: false,
             last_group: Vec::new(),
         }
     }
@@ -154,6 +170,11 @@ impl Dice {
     /// Queues values that the next rolls take, in order, instead of random ones.
     pub fn force(&mut self, values: impl IntoIterator<Item = i64>) {
         self.forced.extend(values);
+    }
+
+    /// From now on a roll with no forced value left is an error, not a random roll.
+    pub fn only_forced(&mut self) {
+        self.only_forced = true;
     }
 
     /// How many forced values are still queued.
@@ -180,10 +201,17 @@ impl Dice {
                     sides,
                 });
             }
+            self.forced_used += 1;
             return Ok(Roll {
                 die: die.to_string(),
                 value,
                 forced: true,
+            });
+        }
+        if self.only_forced {
+            return Err(DiceError::NoForcedLeft {
+                die: die.to_string(),
+                used: self.forced_used,
             });
         }
         let value = i64::from(self.stream.below(sides as u32)) + 1;
@@ -254,6 +282,21 @@ mod tests {
     }
 
     const PINNED_SEED_1: [i64; 10] = [3, 1, 4, 2, 1, 3, 5, 3, 1, 2];
+
+    #[test]
+    fn only_forced_dice_refuse_a_random_roll() {
+        let mut d = dice(1);
+        d.force([4]);
+        d.only_forced();
+        assert_eq!(d.roll("d6").unwrap().value, 4);
+        assert_eq!(
+            d.roll("d6"),
+            Err(DiceError::NoForcedLeft {
+                die: "d6".into(),
+                used: 1
+            })
+        );
+    }
 
     #[test]
     fn faces_in_range_and_all_seen() {

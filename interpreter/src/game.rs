@@ -50,6 +50,10 @@ pub struct World {
     pub agents: FxIndexMap<String, AgentKind>,
     /// Forced answers (examples), used before any agent.
     pub forced: VecDeque<Answer>,
+    /// Every decision must take a forced answer (strict examples): none left is an error.
+    pub only_forced: bool,
+    /// The options of every decision asked, when an example records them.
+    pub offers: Option<Vec<Offer>>,
     /// Forced draws (examples): the items the next draws take, in order.
     pub forced_draws: VecDeque<String>,
     /// Hex ids as script strings, made once per game on first use (returning a
@@ -60,6 +64,17 @@ pub struct World {
     pub timers: Timers,
     /// How a human is asked.
     pub terminal: Box<dyn Terminal>,
+}
+
+/// One decision as an example records it: who was asked, what, and the options' labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// The side asked.
+    pub side: String,
+    /// The kind of decision.
+    pub kind: String,
+    /// Every option's label, in order.
+    pub labels: Vec<String>,
 }
 
 /// The time and script operations spent in one named script section (see [`Timers`]).
@@ -349,11 +364,51 @@ impl Game {
         self.handle.0.borrow_mut().forced.extend(answers);
     }
 
+    /// From now on a roll with no forced die left, or a decision with no forced answer left,
+    /// is an error instead of a random roll or an agent's answer (strict examples).
+    pub fn only_forced(&mut self, dice: bool, decisions: bool) {
+        let mut w = self.handle.0.borrow_mut();
+        if dice {
+            w.dice.only_forced();
+        }
+        w.only_forced = decisions;
+    }
+
+    /// Records the options of every decision from now on (see [`Game::offers`]).
+    pub fn record_offers(&mut self) {
+        self.handle.0.borrow_mut().offers = Some(Vec::new());
+    }
+
+    /// The decisions asked since [`Game::record_offers`], in order.
+    #[must_use]
+    pub fn offers(&self) -> Vec<Offer> {
+        self.handle.0.borrow().offers.clone().unwrap_or_default()
+    }
+
     /// Calls a script function with the game as its first argument.
     pub fn call(&self, name: &str, args: Vec<Dynamic>) -> Result<Dynamic> {
         let mut all = vec![Dynamic::from(self.handle.clone())];
         all.extend(args);
         call_script(&self.ruleset, name, all)
+    }
+
+    /// Evaluates a Rhai expression with `game` in scope, as an example step does: core calls
+    /// (`game.distance("0101", "0104")`) and the ruleset's own functions.
+    pub fn eval(&self, expr: &str) -> Result<Dynamic> {
+        let engine = &self.ruleset.engine;
+        let mut scope = Scope::new();
+        scope.push("game", self.handle.clone());
+        let ast = engine
+            .compile_expression_with_scope(&scope, expr)
+            .map_err(|e| Error::rules(format!("`{expr}` is not an expression: {e}")))?;
+        let ast = self.ruleset.ast.clone_functions_only().merge(&ast);
+        engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
+            .map_err(|e| {
+                script_error(&e, "", &|f| {
+                    self.ruleset.source_of(f).map(Path::to_path_buf)
+                })
+            })
     }
 
     /// Runs `setup` if the ruleset defines it and it has not run.
@@ -593,6 +648,8 @@ impl World {
             ruleset,
             agents,
             forced: VecDeque::new(),
+            only_forced: false,
+            offers: None,
             forced_draws: VecDeque::new(),
             timers: Timers::default(),
             hex_ids: std::cell::OnceCell::new(),

@@ -113,7 +113,8 @@ pub struct Ruleset {
     /// All scripts, compiled and merged.
     pub ast: AST,
     functions: HashSet<(String, usize)>,
-    params: IndexMap<String, Vec<String>>,
+    /// Each function's parameter lists by name, one per overload, fewest parameters first.
+    params: IndexMap<String, Vec<Vec<String>>>,
     sources: IndexMap<String, PathBuf>,
 }
 
@@ -277,13 +278,19 @@ impl Ruleset {
             ast = ast.merge(&part);
         }
         let mut functions = HashSet::new();
-        let mut params = IndexMap::new();
+        let mut params: IndexMap<String, Vec<Vec<String>>> = IndexMap::new();
         for f in ast.iter_functions() {
             functions.insert((f.name.to_string(), f.params.len()));
-            params.insert(
-                f.name.to_string(),
-                f.params.iter().map(|p| p.to_string()).collect(),
-            );
+            params
+                .entry(f.name.to_string())
+                .or_default()
+                .push(f.params.iter().map(|p| p.to_string()).collect());
+        }
+        // The AST lists functions in no fixed order: sort names and overloads so that
+        // nothing read from here can change from one run to the next.
+        params.sort_keys();
+        for overloads in params.values_mut() {
+            overloads.sort_by_key(Vec::len);
         }
         let ruleset = Ruleset {
             name,
@@ -319,10 +326,11 @@ impl Ruleset {
         self.functions.contains(&(name.to_string(), arity))
     }
 
-    /// The parameter names of a script function (the last one loaded of that name).
+    /// The parameter names of every script function called `name`, one list per overload,
+    /// fewest parameters first (empty when there is no such function).
     #[must_use]
-    pub fn params(&self, name: &str) -> Option<&[String]> {
-        self.params.get(name).map(Vec::as_slice)
+    pub fn overloads(&self, name: &str) -> &[Vec<String>] {
+        self.params.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The script file that defines a function (the last one loaded).

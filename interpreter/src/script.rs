@@ -42,7 +42,11 @@ pub fn script_error(
     called: &str,
     source_of: &dyn Fn(&str) -> Option<PathBuf>,
 ) -> Error {
-    let mut calls = vec![called.to_string()];
+    // `called` is empty for an expression evaluated on its own (an example's `eval` step).
+    let mut calls: Vec<String> = [called.to_string()]
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .collect();
     let mut e = err;
     while let EvalAltResult::ErrorInFunctionCall(name, _, inner, _) = e {
         calls.push(name.clone());
@@ -82,7 +86,11 @@ pub fn script_error(
         return Error::rules(format!("script error: {message}"));
     }
     let file = if source.is_empty() {
-        PathBuf::from("<script>")
+        PathBuf::from(if called.is_empty() {
+            "<expression>"
+        } else {
+            "<script>"
+        })
     } else {
         PathBuf::from(source)
     };
@@ -509,12 +517,25 @@ fn pick_index(
     if !w.agents.contains_key(side) {
         return fail(format!("`{side}` is not a side of this ruleset"));
     }
+    if let Some(offers) = &mut w.offers {
+        offers.push(crate::game::Offer {
+            side: side.to_string(),
+            kind: kind.to_string(),
+            labels: labels(),
+        });
+    }
     if n == 1 {
         // Nothing to decide: no agent is asked and no forced answer is used.
         return Ok((0, "only"));
     }
     if let Some(ans) = w.forced.pop_front() {
         return Ok((ans.pick(&labels()).map_err(|e| e.to_string())?, "forced"));
+    }
+    if w.only_forced {
+        return fail(format!(
+            "{side}'s `{kind}` decision has no forced answer left; its options: {}",
+            labels().join(" | ")
+        ));
     }
     let agent = w.agents[side].clone();
     Ok(match agent {

@@ -3,9 +3,9 @@
 //! name with named arguments, and expectations on the state and the log.
 //! `muster verify` runs them; `docs/formats.md` documents the format.
 
-use crate::agent::Answer;
+use crate::agent::{AgentKind, Answer};
 use crate::error::{Error, Location, Result};
-use crate::game::{Game, GameOptions};
+use crate::game::{Game, GameOptions, Offer};
 use crate::map::{Map, MapFile};
 use crate::ruleset::Ruleset;
 use crate::scenario::{relative_to, MapRef, Scenario, Setup, UnitSpec};
@@ -74,6 +74,13 @@ pub struct ExampleFile {
     /// Items the draws from decks and cups take, in order.
     #[serde(default)]
     pub draws: Vec<String>,
+    /// What answers a roll or a decision once the forced values run out: by default nothing,
+    /// and the example fails at that step.
+    #[serde(default)]
+    pub unforced: Unforced,
+    /// Run the ruleset's `setup` before the steps, as a game does.
+    #[serde(default)]
+    pub setup: bool,
     /// Procedures to call, in order.
     pub steps: Vec<Step>,
     /// What must hold afterwards.
@@ -81,12 +88,51 @@ pub struct ExampleFile {
     pub expect: Expect,
 }
 
-/// One call of a ruleset procedure.
+/// What answers once an example's forced values run out.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unforced {
+    /// Rolls after the forced dice.
+    #[serde(default)]
+    pub dice: UnforcedDice,
+    /// Decisions after the forced answers.
+    #[serde(default)]
+    pub decisions: UnforcedDecisions,
+}
+
+/// Who rolls once the forced dice run out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnforcedDice {
+    /// Nobody: a roll with no forced die left fails the example.
+    #[default]
+    Error,
+    /// The game's seeded dice.
+    Random,
+}
+
+/// Who answers once the forced decisions run out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnforcedDecisions {
+    /// Nobody: a decision with no forced answer left fails the example.
+    #[default]
+    Error,
+    /// The ruleset's bot.
+    Bot,
+    /// The random agent.
+    Random,
+}
+
+/// One step: a call of a ruleset procedure, or a Rhai expression.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// The script function; its first parameter receives the game.
+    #[serde(default)]
     pub call: String,
+    /// A Rhai expression instead of a call, with `game` in scope: core calls such as
+    /// `game.distance("0101", "0104")` and the ruleset's own functions.
+    #[serde(default)]
+    pub eval: Option<String>,
     /// The other parameters, by name.
     #[serde(default)]
     pub args: IndexMap<String, Value>,
@@ -126,6 +172,40 @@ pub struct Expect {
     /// Forced dice that must remain unused (default 0: every forced die is rolled).
     #[serde(default)]
     pub dice_left: usize,
+    /// The options decisions offered.
+    #[serde(default)]
+    pub offers: Vec<OfferExpect>,
+    /// Decks and cups: exactly these items, in any order.
+    #[serde(default)]
+    pub decks: IndexMap<String, Vec<String>>,
+}
+
+/// Expectations on the options of one decision: the `nth` decision of `kind` (and of `side`,
+/// when given) in the order asked. A label matches an option whose label contains it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OfferExpect {
+    /// The kind of decision.
+    pub kind: String,
+    /// The side asked.
+    #[serde(default)]
+    pub side: Option<String>,
+    /// Which decision of that kind, from 1.
+    #[serde(default = "first")]
+    pub nth: usize,
+    /// Each of these is among the options.
+    #[serde(default)]
+    pub offered: Vec<String>,
+    /// None of these is among the options.
+    #[serde(default)]
+    pub not_offered: Vec<String>,
+    /// The options, exactly and in order (whole labels).
+    #[serde(default)]
+    pub exactly: Option<Vec<String>>,
+}
+
+fn first() -> usize {
+    1
 }
 
 /// Expectations on one unit; fields left out are not checked.
@@ -149,6 +229,9 @@ pub struct UnitExpect {
     /// Face up.
     #[serde(default)]
     pub face: Option<String>,
+    /// Facing (a direction index), or `()`-less for none.
+    #[serde(default)]
+    pub facing: Option<u8>,
     /// Exactly these markers.
     #[serde(default)]
     pub markers: Option<Vec<String>>,
@@ -189,6 +272,8 @@ pub struct Outcome {
     pub title: String,
     /// Each expectation that did not hold: what was expected and what was found.
     pub failures: Vec<String>,
+    /// The example's narration, as `muster verify --show` prints it.
+    pub narration: String,
 }
 
 /// Loads rulesets once per run, however many examples use them.
@@ -229,8 +314,13 @@ impl Runner {
     /// failed expectations are in the outcome.
     pub fn run(&mut self, path: &Path) -> Result<Outcome> {
         let (ex, text): (ExampleFile, String) = load_ron(path)?;
-        let game = self.start(&ex, &text, path)?;
+        let mut game = self.start(&ex, &text, path)?;
         let mut failures = Vec::new();
+        if ex.setup {
+            if let Err(e) = game.set_up() {
+                failures.push(format!("setup failed: {e}"));
+            }
+        }
         for (i, step) in ex.steps.iter().enumerate() {
             run_step(&game, i, step, &mut failures)?;
         }
@@ -239,6 +329,7 @@ impl Runner {
             path: path.to_path_buf(),
             title: ex.title,
             failures,
+            narration: game.log().narration(),
         })
     }
 
@@ -298,75 +389,108 @@ impl Runner {
             let mut w = h.0.borrow_mut();
             w.state.turn = ex.turn.unwrap_or(first_turn);
             w.state.last_turn = w.state.turn.max(w.state.last_turn);
+            if ex.unforced.decisions == UnforcedDecisions::Random {
+                w.agents.values_mut().for_each(|a| *a = AgentKind::Random);
+            }
         }
         game.force_dice(ex.dice.clone());
         game.force_decisions(ex.decisions.clone());
         game.force_draws(ex.draws.clone());
+        game.only_forced(
+            ex.unforced.dice == UnforcedDice::Error,
+            ex.unforced.decisions == UnforcedDecisions::Error,
+        );
+        game.record_offers();
         Ok(game)
     }
 }
 
-fn run_step(game: &Game, i: usize, step: &Step, failures: &mut Vec<String>) -> Result<()> {
-    let Some(params) = game.ruleset().params(&step.call) else {
+/// The parameters of the script function a step calls: the overload that takes the game and
+/// exactly as many arguments as the step names (Rhai tells same-named functions apart by
+/// their number of parameters only).
+fn step_params(game: &Game, i: usize, step: &Step) -> Result<Vec<String>> {
+    let overloads = game.ruleset().overloads(&step.call);
+    if overloads.is_empty() {
         let hint = crate::source::did_you_mean(&step.call, game.ruleset().function_names());
         return Err(Error::rules(format!(
             "step {}: the ruleset has no procedure `{}`{hint}",
             i + 1,
             step.call
         )));
+    }
+    let takes = |p: &[String]| format!("({})", p.join(", "));
+    let Some(params) = overloads.iter().find(|p| p.len() == step.args.len() + 1) else {
+        let forms: Vec<String> = overloads.iter().map(|p| takes(p)).collect();
+        return Err(Error::rules(format!(
+            "step {}: `{}` takes {} but the step gives {} argument(s)",
+            i + 1,
+            step.call,
+            forms.join(" or "),
+            step.args.len()
+        )));
     };
-    let params = params.to_vec();
-    for k in step.args.keys() {
-        if !params[1..].contains(k) {
-            return Err(Error::rules(format!(
-                "step {}: `{}` has no parameter `{k}` (it takes {})",
-                i + 1,
-                step.call,
-                params.join(", ")
-            )));
-        }
+    if let Some(k) = step.args.keys().find(|k| !params[1..].contains(k)) {
+        return Err(Error::rules(format!(
+            "step {}: `{}{}` has no parameter `{k}`",
+            i + 1,
+            step.call,
+            takes(params)
+        )));
     }
-    let mut args = Vec::new();
-    for p in params.iter().skip(1) {
-        match step.args.get(p) {
-            Some(v) => args.push(v.to_dynamic()),
-            None => {
-                return Err(Error::rules(format!(
-                    "step {}: `{}` needs argument `{p}`",
-                    i + 1,
-                    step.call
-                )))
-            }
+    Ok(params.clone())
+}
+
+/// Runs a step: its call or its expression.
+fn step_result(game: &Game, i: usize, step: &Step) -> Result<Result<rhai::Dynamic>> {
+    match (&step.eval, step.call.is_empty()) {
+        (Some(expr), true) if step.args.is_empty() => Ok(game.eval(expr)),
+        (Some(_), true) => Err(Error::rules(format!(
+            "step {}: an `eval` step takes no `args` (write them in the expression)",
+            i + 1
+        ))),
+        (None, false) => {
+            let params = step_params(game, i, step)?;
+            // Every parameter is named by the step (same count, no unknown name).
+            let args: Vec<_> = params[1..]
+                .iter()
+                .map(|p| step.args[p.as_str()].to_dynamic())
+                .collect();
+            Ok(game.call(&step.call, args))
         }
+        _ => Err(Error::rules(format!(
+            "step {}: a step has either `call` or `eval`",
+            i + 1
+        ))),
     }
-    match (game.call(&step.call, args), &step.error) {
+}
+
+fn run_step(game: &Game, i: usize, step: &Step, failures: &mut Vec<String>) -> Result<()> {
+    let result = step_result(game, i, step)?;
+    let what = format!(
+        "step {} `{}`",
+        i + 1,
+        step.eval.as_deref().unwrap_or(&step.call)
+    );
+    match (result, &step.error) {
         (Ok(v), None) => {
             if let Some(want) = &step.returns {
                 let got = Value::from_dynamic(&v).unwrap_or_else(Value::Str);
                 if !numbers_equal(want, &got) {
-                    failures.push(format!(
-                        "step {} `{}` returned {got}, expected {want}",
-                        i + 1,
-                        step.call
-                    ));
+                    failures.push(format!("{what} returned {got}, expected {want}"));
                 }
             }
         }
         (Ok(_), Some(want)) => failures.push(format!(
-            "step {} `{}` succeeded, expected an error containing `{want}`",
-            i + 1,
-            step.call
+            "{what} succeeded, expected an error containing `{want}`"
         )),
         (Err(e), Some(want)) => {
             if !e.to_string().contains(want.as_str()) {
                 failures.push(format!(
-                    "step {} `{}` failed with `{e}`, expected an error containing `{want}`",
-                    i + 1,
-                    step.call
+                    "{what} failed with `{e}`, expected an error containing `{want}`"
                 ));
             }
         }
-        (Err(e), None) => failures.push(format!("step {} `{}` failed: {e}", i + 1, step.call)),
+        (Err(e), None) => failures.push(format!("{what} failed: {e}")),
     }
     Ok(())
 }
@@ -431,6 +555,11 @@ fn check_unit(game: &Game, e: &UnitExpect, failures: &mut Vec<String>) {
     );
     check("side", e.side.clone(), u.side.clone());
     check("face", e.face.clone(), u.face.clone());
+    check(
+        "facing",
+        e.facing.map(|f| f.to_string()),
+        u.facing.map_or("none".to_string(), |f| f.to_string()),
+    );
     let markers: Vec<String> = u.markers.iter().cloned().collect();
     marker_checks(&what, &markers, &e.markers, &e.has, &e.lacks, failures);
     for (k, want) in &e.props {
@@ -514,6 +643,19 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
             failures.push(format!("log: expected no `{line}`, found it"));
         }
     }
+    check_offers(&game.offers(), &ex.offers, failures);
+    for (name, want) in &ex.decks {
+        let mut have = state.decks.get(name).cloned().unwrap_or_default();
+        let mut want_sorted = want.clone();
+        have.sort();
+        want_sorted.sort();
+        if have != want_sorted {
+            failures.push(format!(
+                "deck `{name}`: expected {want:?} (in any order), found {:?}",
+                state.decks.get(name).cloned().unwrap_or_default()
+            ));
+        }
+    }
     let left = game.forced_dice_left();
     if left != ex.dice_left {
         failures.push(format!(
@@ -532,6 +674,46 @@ fn check_expectations(game: &Game, ex: &Expect, failures: &mut Vec<String>) {
         failures.push(format!(
             "decisions: expected every forced decision used, found {left} left"
         ));
+    }
+}
+
+/// Checks the options that decisions offered against `expect.offers`.
+fn check_offers(offers: &[Offer], want: &[OfferExpect], failures: &mut Vec<String>) {
+    for e in want {
+        let of_kind = offers
+            .iter()
+            .filter(|o| o.kind == e.kind && e.side.as_ref().is_none_or(|s| *s == o.side));
+        let Some(o) = of_kind.clone().nth(e.nth.saturating_sub(1)) else {
+            failures.push(format!(
+                "offers: expected decision {} of kind `{}`, found {} such decision(s)",
+                e.nth,
+                e.kind,
+                of_kind.count()
+            ));
+            continue;
+        };
+        let what = format!("offers: `{}` decision {} ({})", e.kind, e.nth, o.side);
+        let has = |l: &str| o.labels.iter().any(|x| x.contains(l));
+        for l in e.offered.iter().filter(|l| !has(l)) {
+            failures.push(format!(
+                "{what}: expected an option `{l}`, found {:?}",
+                o.labels
+            ));
+        }
+        for l in e.not_offered.iter().filter(|l| has(l)) {
+            failures.push(format!(
+                "{what}: expected no option `{l}`, found {:?}",
+                o.labels
+            ));
+        }
+        if let Some(exact) = &e.exactly {
+            if *exact != o.labels {
+                failures.push(format!(
+                    "{what}: expected exactly {exact:?}, found {:?}",
+                    o.labels
+                ));
+            }
+        }
     }
 }
 

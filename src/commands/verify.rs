@@ -10,6 +10,9 @@ pub struct Args {
     /// Example files, or folders of them.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Print each example's narration (what its steps logged) after its verdict.
+    #[arg(long)]
+    pub show: bool,
 }
 
 /// Runs `muster verify`.
@@ -21,6 +24,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             Ok(o) if o.failures.is_empty() => {
                 passed += 1;
                 out!("ok   {}: {}", path.display(), o.title);
+                show(a, &o.narration);
             }
             Ok(o) => {
                 failed += 1;
@@ -28,6 +32,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
                 for f in &o.failures {
                     out!("     {f}");
                 }
+                show(a, &o.narration);
             }
             Err(e) => {
                 failed += 1;
@@ -42,4 +47,13 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The narration under a verdict, indented, with `--show`.
+fn show(a: &Args, narration: &str) {
+    if a.show {
+        for line in narration.lines() {
+            out!("       | {line}");
+        }
+    }
 }
