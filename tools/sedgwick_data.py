@@ -231,6 +231,10 @@ def build_map():
     lines.append('        "victory": ["2306", "2814", "2414", "3114", "2820", "2627"],')
     lines.append('        "union_entry": ["1800", "1900", "2000", "2100", "2200", "2300"],')
     lines.append('        "confederate_entry": ["2540", "3041"],')
+    # 16.1 SSR 1: the hexes east of McLaws' hold line (hexrow xx12), which his brigades may not
+    # enter until released.
+    east = [hid(r, c) for r in ROWS for c in COLS if c < 12]
+    lines.append(f'        "east_of_hexrow_12": [{", ".join(chr(34) + h + chr(34) for h in east)}],')
     lines.append("    },")
     lines.append(")")
     (OUT / "maps").mkdir(parents=True, exist_ok=True)

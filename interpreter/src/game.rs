@@ -392,15 +392,16 @@ impl Game {
         call_script(&self.ruleset, name, all)
     }
 
-    /// Evaluates a Rhai expression with `game` in scope, as an example step does: core calls
-    /// (`game.distance("0101", "0104")`) and the ruleset's own functions.
+    /// Evaluates Rhai statements with `game` in scope, as an example step does: core calls
+    /// (`game.distance("0101", "0104")`) and the ruleset's own functions; the value is the
+    /// last statement's.
     pub fn eval(&self, expr: &str) -> Result<Dynamic> {
         let engine = &self.ruleset.engine;
         let mut scope = Scope::new();
         scope.push("game", self.handle.clone());
         let ast = engine
-            .compile_expression_with_scope(&scope, expr)
-            .map_err(|e| Error::rules(format!("`{expr}` is not an expression: {e}")))?;
+            .compile_with_scope(&scope, expr)
+            .map_err(|e| Error::rules(format!("`{expr}` does not compile: {e}")))?;
         let ast = self.ruleset.ast.clone_functions_only().merge(&ast);
         engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)

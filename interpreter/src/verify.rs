@@ -129,8 +129,9 @@ pub struct Step {
     /// The script function; its first parameter receives the game.
     #[serde(default)]
     pub call: String,
-    /// A Rhai expression instead of a call, with `game` in scope: core calls such as
-    /// `game.distance("0101", "0104")` and the ruleset's own functions.
+    /// Rhai statements instead of a call, with `game` in scope: core calls such as
+    /// `game.distance("0101", "0104")` and the ruleset's own functions; the value is the last
+    /// statement's.
     #[serde(default)]
     pub eval: Option<String>,
     /// The other parameters, by name.
