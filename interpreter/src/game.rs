@@ -9,17 +9,17 @@
 use crate::agent::{AgentKind, Answer, StdTerminal, Terminal};
 use crate::dice::{Dice, Stream, StreamState};
 use crate::error::{read_file, Error, Result};
+use crate::host::compiled::CompiledRuleset;
 use crate::log::{Entry, Log};
 use crate::los::LosEvaluator;
 use crate::map::Map;
 use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
-use crate::script::script_error;
 use crate::search::{CompiledProfile, CompiledZoc};
 use crate::state::{FxIndexMap, State};
 use crate::value::Value;
 use indexmap::IndexMap;
-use rhai::{CallFnOptions, Dynamic, FuncArgs, Scope};
+use rhai::{CallFnOptions, Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -40,6 +40,8 @@ pub struct World {
     pub map: Rc<Map>,
     /// The ruleset.
     pub ruleset: Rc<Ruleset>,
+    /// The optional hooks the ruleset's scripts define.
+    pub hooks: Hooks,
     /// LOS rules bound to the map.
     pub los: LosEvaluator,
     /// Movement profiles bound to the map.
@@ -64,6 +66,23 @@ pub struct World {
     pub timers: Timers,
     /// How a human is asked.
     pub terminal: Box<dyn Terminal>,
+}
+
+/// The optional script hooks the core calls, as the compiled scripts define them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hooks {
+    /// `fn los_override(game, from, to, verdict)`: the last word on a line of sight.
+    pub los_override: bool,
+}
+
+impl Hooks {
+    /// The hooks a compiled ruleset defines.
+    #[must_use]
+    pub fn of(compiled: &CompiledRuleset) -> Hooks {
+        Hooks {
+            los_override: compiled.has_function("los_override", 4),
+        }
+    }
 }
 
 /// One decision as an example records it: who was asked, what, and the options' labels.
@@ -228,7 +247,7 @@ pub struct Checkpoint {
 /// A game bound to its ruleset.
 pub struct Game {
     handle: GameHandle,
-    ruleset: Rc<Ruleset>,
+    compiled: Rc<CompiledRuleset>,
     scenario: PathBuf,
     set_up: bool,
 }
@@ -243,7 +262,11 @@ impl Game {
 
     /// Starts a game of a loaded scenario on an already-compiled ruleset (the
     /// ruleset is compiled once and shared by every game).
-    pub fn start(scenario: &Scenario, ruleset: Rc<Ruleset>, opts: &GameOptions) -> Result<Game> {
+    pub fn start(
+        scenario: &Scenario,
+        ruleset: Rc<CompiledRuleset>,
+        opts: &GameOptions,
+    ) -> Result<Game> {
         let map = Rc::new(scenario.load_map()?);
         Game::start_on(scenario, ruleset, map, opts)
     }
@@ -252,7 +275,7 @@ impl Game {
     /// map (batch runs load both once per worker).
     pub fn start_on(
         scenario: &Scenario,
-        ruleset: Rc<Ruleset>,
+        ruleset: Rc<CompiledRuleset>,
         map: Rc<Map>,
         opts: &GameOptions,
     ) -> Result<Game> {
@@ -269,12 +292,13 @@ impl Game {
     /// Starts a game from a set-up (scenarios and example files).
     pub fn with_setup(
         setup: &Setup,
-        ruleset: Rc<Ruleset>,
+        compiled: Rc<CompiledRuleset>,
         map: Rc<Map>,
         opts: &GameOptions,
         text: &str,
         path: &Path,
     ) -> Result<Game> {
+        let ruleset = compiled.ruleset();
         let state = build_state(setup, &ruleset.sides, &map, text, path)?;
         for side in opts.agents.keys() {
             if !ruleset.sides.contains(side) {
@@ -284,10 +308,10 @@ impl Game {
                 )));
             }
         }
-        let world = World::new(state, ruleset.clone(), map, opts);
+        let world = World::new(state, ruleset.clone(), Hooks::of(&compiled), map, opts);
         Ok(Game {
             handle: GameHandle(Rc::new(RefCell::new(world))),
-            ruleset,
+            compiled,
             scenario: path.to_path_buf(),
             set_up: false,
         })
@@ -298,9 +322,10 @@ impl Game {
         let text = read_file(save_path)?;
         let save: SaveFile = crate::source::parse_ron(&text, save_path)?;
         let scenario = Scenario::load(&save.scenario)?;
-        let ruleset = Rc::new(load_ruleset(&scenario, opts)?);
+        let compiled = Rc::new(load_ruleset(&scenario, opts)?);
         let map = Rc::new(scenario.load_map()?);
-        let mut world = World::new(save.state, ruleset.clone(), map, opts);
+        let ruleset = compiled.ruleset().clone();
+        let mut world = World::new(save.state, ruleset.clone(), Hooks::of(&compiled), map, opts);
         world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
         world.agent_stream = Stream::restore(save.agent_stream);
         world
@@ -309,7 +334,7 @@ impl Game {
             .map_err(|m| Error::at(crate::error::Location::file(save_path), m))?;
         Ok(Game {
             handle: GameHandle(Rc::new(RefCell::new(world))),
-            ruleset,
+            compiled,
             scenario: save.scenario,
             set_up: save.set_up,
         })
@@ -321,10 +346,16 @@ impl Game {
         &self.handle
     }
 
-    /// The ruleset.
+    /// The ruleset's manifest and data.
     #[must_use]
-    pub fn ruleset(&self) -> &Rc<Ruleset> {
-        &self.ruleset
+    pub fn ruleset(&self) -> &Ruleset {
+        self.compiled.ruleset()
+    }
+
+    /// The compiled ruleset.
+    #[must_use]
+    pub fn compiled(&self) -> &Rc<CompiledRuleset> {
+        &self.compiled
     }
 
     /// Replaces how a human is asked (tests).
@@ -389,33 +420,29 @@ impl Game {
     pub fn call(&self, name: &str, args: Vec<Dynamic>) -> Result<Dynamic> {
         let mut all = vec![Dynamic::from(self.handle.clone())];
         all.extend(args);
-        call_script(&self.ruleset, name, all)
+        self.compiled.call(name, all)
     }
 
     /// Evaluates a Rhai expression with `game` in scope, as an example step does: core calls
     /// (`game.distance("0101", "0104")`) and the ruleset's own functions.
     pub fn eval(&self, expr: &str) -> Result<Dynamic> {
-        let engine = &self.ruleset.engine;
+        let engine = self.compiled.engine();
         let mut scope = Scope::new();
         scope.push("game", self.handle.clone());
         let ast = engine
             .compile_expression_with_scope(&scope, expr)
             .map_err(|e| Error::rules(format!("`{expr}` is not an expression: {e}")))?;
-        let ast = self.ruleset.ast.clone_functions_only().merge(&ast);
+        let ast = self.compiled.ast().clone_functions_only().merge(&ast);
         engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
-            .map_err(|e| {
-                script_error(&e, "", &|f| {
-                    self.ruleset.source_of(f).map(Path::to_path_buf)
-                })
-            })
+            .map_err(|e| self.compiled.script_error(&e, ""))
     }
 
     /// Runs `setup` if the ruleset defines it and it has not run.
     pub fn set_up(&mut self) -> Result<()> {
         if !self.set_up {
             self.set_up = true;
-            if self.ruleset.has_function("setup", 1) {
+            if self.compiled.has_function("setup", 1) {
                 let _ = self.call("setup", vec![])?;
             }
         }
@@ -472,7 +499,7 @@ impl Game {
         };
         let mut vp = IndexMap::new();
         if let Some(Value::Map(v)) = m.shift_remove("vp") {
-            for side in &self.ruleset.sides {
+            for side in &self.ruleset().sides {
                 vp.insert(
                     side.clone(),
                     v.get(side).and_then(Value::as_int).unwrap_or(0),
@@ -504,23 +531,19 @@ impl Game {
                 .map_err(|e| Error::rules(e.to_string()))?;
         }
         let probe = self
-            .ruleset
-            .engine
+            .compiled
+            .engine()
             .compile("fn __muster_los(game, a, b) { game.los(a, b) }")
             .map_err(|e| Error::rules(e.to_string()))?;
-        let ast = self.ruleset.ast.clone_functions_only().merge(&probe);
+        let ast = self.compiled.ast().clone_functions_only().merge(&probe);
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false);
         let args = (self.handle.clone(), from.to_string(), to.to_string());
         let m: rhai::Map = self
-            .ruleset
-            .engine
+            .compiled
+            .engine()
             .call_fn_with_options(options, &mut scope, &ast, "__muster_los", args)
-            .map_err(|e| {
-                script_error(&e, "los", &|f| {
-                    self.ruleset.source_of(f).map(Path::to_path_buf)
-                })
-            })?;
+            .map_err(|e| self.compiled.script_error(&e, "los"))?;
         let text = |k: &str| m.get(k).map(ToString::to_string).unwrap_or_default();
         let reasons = m
             .get("reasons")
@@ -618,7 +641,13 @@ impl Game {
 }
 
 impl World {
-    fn new(state: State, ruleset: Rc<Ruleset>, map: Rc<Map>, opts: &GameOptions) -> World {
+    fn new(
+        state: State,
+        ruleset: Rc<Ruleset>,
+        hooks: Hooks,
+        map: Rc<Map>,
+        opts: &GameOptions,
+    ) -> World {
         let profiles = ruleset
             .movement
             .iter()
@@ -646,6 +675,7 @@ impl World {
             profiles,
             map,
             ruleset,
+            hooks,
             agents,
             forced: VecDeque::new(),
             only_forced: false,
@@ -659,26 +689,16 @@ impl World {
 }
 
 /// Compiles a scenario's ruleset, for profiling if `opts` asks.
-fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<Ruleset> {
+fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<CompiledRuleset> {
     let mut ruleset = if opts.profile {
-        Ruleset::load_profiled(&scenario.ruleset_dir())?
+        CompiledRuleset::load_profiled(&scenario.ruleset_dir())?
     } else {
-        Ruleset::load(&scenario.ruleset_dir())?
+        CompiledRuleset::load(&scenario.ruleset_dir())?
     };
-    if opts.profile_lines && !crate::lines::count_lines(&mut ruleset.engine) {
+    if opts.profile_lines && !crate::lines::count_lines(ruleset.engine_mut()) {
         return Err(Error::rules(crate::lines::UNAVAILABLE));
     }
     Ok(ruleset)
-}
-
-/// Calls a script function without re-running the scripts' top level.
-pub fn call_script(ruleset: &Ruleset, name: &str, args: impl FuncArgs) -> Result<Dynamic> {
-    let mut scope = Scope::new();
-    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-    ruleset
-        .engine
-        .call_fn_with_options::<Dynamic>(options, &mut scope, &ruleset.ast, name, args)
-        .map_err(|e| script_error(&e, name, &|f| ruleset.source_of(f).map(Path::to_path_buf)))
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ pub mod dice;
 pub mod error;
 pub mod game;
 pub mod hex;
+pub mod host;
 pub mod lines;
 pub mod log;
 pub mod los;

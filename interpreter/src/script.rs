@@ -1943,7 +1943,7 @@ fn register_map_api(engine: &mut Engine) {
                 let w = g.0.borrow();
                 let (ha, hb) = (w.hex(a)?, w.hex(b)?);
                 let v = w.los.evaluate(&w.map, ha, hb, |h| w.state.occupied(h));
-                (v, w.ruleset.has_function("los_override", 4))
+                (v, w.hooks.los_override)
             };
             let m = Dynamic::from_map(verdict_map(&verdict));
             if has_hook {
@@ -1960,11 +1960,7 @@ fn register_map_api(engine: &mut Engine) {
             // every pair of firer and target).
             let (ha, hb, has_hook) = {
                 let w = g.0.borrow();
-                (
-                    w.hex(a)?,
-                    w.hex(b)?,
-                    w.ruleset.has_function("los_override", 4),
-                )
+                (w.hex(a)?, w.hex(b)?, w.hooks.los_override)
             };
             sees(&ctx, g, ha, hb, has_hook)
         },
@@ -1986,7 +1982,7 @@ fn register_map_api(engine: &mut Engine) {
                 (
                     hex_list(&w, &from, "`from`")?,
                     hex_list(&w, &to, "`to`")?,
-                    w.ruleset.has_function("los_override", 4),
+                    w.hooks.los_override,
                 )
             };
             let in_range = |a: Hex, b: Hex| (min..=max).contains(&INT::from(a.distance(b)));

@@ -6,9 +6,10 @@
 use crate::agent::{AgentKind, Answer};
 use crate::error::{Error, Location, Result};
 use crate::game::{Game, GameOptions, Offer};
+use crate::host::compiled::CompiledRuleset;
 use crate::map::{Map, MapFile};
-use crate::ruleset::Ruleset;
-use crate::scenario::{relative_to, MapRef, Scenario, Setup, UnitSpec};
+use crate::scenario::{MapRef, Scenario, Setup, UnitSpec};
+use crate::source::relative_to;
 use crate::source::{load_ron, Cursor};
 use crate::value::Value;
 use indexmap::IndexMap;
@@ -279,7 +280,7 @@ pub struct Outcome {
 /// Loads rulesets once per run, however many examples use them.
 #[derive(Default)]
 pub struct Runner {
-    rulesets: HashMap<PathBuf, Rc<Ruleset>>,
+    rulesets: HashMap<PathBuf, Rc<CompiledRuleset>>,
 }
 
 fn numbers_equal(a: &Value, b: &Value) -> bool {
@@ -300,12 +301,12 @@ fn numbers_equal(a: &Value, b: &Value) -> bool {
 }
 
 impl Runner {
-    fn ruleset(&mut self, dir: &Path) -> Result<Rc<Ruleset>> {
+    fn ruleset(&mut self, dir: &Path) -> Result<Rc<CompiledRuleset>> {
         let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         if let Some(r) = self.rulesets.get(&key) {
             return Ok(r.clone());
         }
-        let r = Rc::new(Ruleset::load(dir)?);
+        let r = Rc::new(CompiledRuleset::load(dir)?);
         self.rulesets.insert(key, r.clone());
         Ok(r)
     }
@@ -409,9 +410,9 @@ impl Runner {
 /// exactly as many arguments as the step names (Rhai tells same-named functions apart by
 /// their number of parameters only).
 fn step_params(game: &Game, i: usize, step: &Step) -> Result<Vec<String>> {
-    let overloads = game.ruleset().overloads(&step.call);
+    let overloads = game.compiled().overloads(&step.call);
     if overloads.is_empty() {
-        let hint = crate::source::did_you_mean(&step.call, game.ruleset().function_names());
+        let hint = crate::source::did_you_mean(&step.call, game.compiled().function_names());
         return Err(Error::rules(format!(
             "step {}: the ruleset has no procedure `{}`{hint}",
             i + 1,
@@ -757,7 +758,7 @@ fn collect_dir(dir: &Path) -> Vec<PathBuf> {
 /// Whether a file looks like an example file (its first item is `Example(`).
 #[must_use]
 pub fn is_example(text: &str) -> bool {
-    crate::check::top_level_name(text).as_deref() == Some("Example")
+    crate::source::top_level_name(text).as_deref() == Some("Example")
 }
 
 /// Where in an example file a title is, for messages.

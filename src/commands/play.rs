@@ -152,7 +152,7 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
 /// (scripts read again for the text; a line that cannot be read shows none).
 fn print_line_profile(game: &Game, counts: &[lines::LineCount], shown: usize) {
     let total: u64 = counts.iter().map(|c| c.steps).sum();
-    let ruleset = game.ruleset();
+    let ruleset = game.compiled();
     let mut texts: HashMap<std::path::PathBuf, Vec<String>> = HashMap::new();
     eprintln!(
         "script steps per line: {total} in all (statements and expression steps, calls into the core included)"
