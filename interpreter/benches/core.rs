@@ -11,10 +11,10 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use muster_interpreter::game::{Game, GameOptions};
-use muster_interpreter::hex::Hex;
+use muster_interpreter::geom::hex::Hex;
+use muster_interpreter::geom::los::{Effect, Height, LosEvaluator, LosRule, LosRules, PairRule};
+use muster_interpreter::geom::map::Map;
 use muster_interpreter::host::compiled::CompiledRuleset;
-use muster_interpreter::los::{Effect, Height, LosEvaluator, LosRule, LosRules, PairRule};
-use muster_interpreter::map::Map;
 use muster_interpreter::table::{ColumnKey, RowQuery, Tables};
 use rhai::Dynamic;
 use std::path::Path;

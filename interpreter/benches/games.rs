@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::host::compiled::CompiledRuleset;
 use muster_interpreter::scenario::Scenario;
-use muster_interpreter::simulate::{self, Spec};
+use muster_interpreter::tools::simulate::{self, Spec};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;

@@ -6,182 +6,24 @@
 //! `setup(game)` once (optional), `game_turn(game)` each turn, and
 //! `victory(game)`, which returns `#{ winner: "...", vp: #{ side: n } }`.
 
-use crate::agent::{AgentKind, Answer, StdTerminal, Terminal};
-use crate::dice::{Dice, Stream, StreamState};
 use crate::error::{read_file, Error, Result};
+use crate::geom::map::Map;
 use crate::host::compiled::CompiledRuleset;
-use crate::log::{Entry, Log};
-use crate::los::LosEvaluator;
-use crate::map::Map;
 use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
-use crate::search::{CompiledProfile, CompiledZoc};
-use crate::state::{FxIndexMap, State};
 use crate::value::Value;
+use crate::world::agent::{AgentKind, Answer, Terminal};
+use crate::world::dice::{Dice, Stream, StreamState};
+use crate::world::log::Log;
+use crate::world::state::State;
+use crate::world::timers::SectionTime;
+use crate::world::{GameHandle, Offer, World};
 use indexmap::IndexMap;
 use rhai::{CallFnOptions, Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-
-/// Everything a game holds. Scripts reach it only through [`GameHandle`].
-pub struct World {
-    /// The state.
-    pub state: State,
-    /// The dice.
-    pub dice: Dice,
-    /// The random agent's own stream.
-    pub agent_stream: Stream,
-    /// The log.
-    pub log: Log,
-    /// The map.
-    pub map: Rc<Map>,
-    /// The ruleset.
-    pub ruleset: Rc<Ruleset>,
-    /// The optional hooks the ruleset's scripts define.
-    pub hooks: Hooks,
-    /// LOS rules bound to the map.
-    pub los: LosEvaluator,
-    /// Movement profiles bound to the map.
-    pub profiles: FxIndexMap<String, CompiledProfile>,
-    /// ZOC rules bound to the map.
-    pub zoc: CompiledZoc,
-    /// Who plays each side.
-    pub agents: FxIndexMap<String, AgentKind>,
-    /// Forced answers (examples), used before any agent.
-    pub forced: VecDeque<Answer>,
-    /// Every decision must take a forced answer (strict examples): none left is an error.
-    pub only_forced: bool,
-    /// The options of every decision asked, when an example records them.
-    pub offers: Option<Vec<Offer>>,
-    /// Forced draws (examples): the items the next draws take, in order.
-    pub forced_draws: VecDeque<String>,
-    /// Hex ids as script strings, made once per game on first use (returning a
-    /// hex to a script is then a reference count, not a formatted string).
-    pub hex_ids: std::cell::OnceCell<crate::script::HexIds>,
-    /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
-    /// `muster play --profile`. Never read by rules.
-    pub timers: Timers,
-    /// How a human is asked.
-    pub terminal: Box<dyn Terminal>,
-}
-
-/// The optional script hooks the core calls, as the compiled scripts define them.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Hooks {
-    /// `fn los_override(game, from, to, verdict)`: the last word on a line of sight.
-    pub los_override: bool,
-}
-
-impl Hooks {
-    /// The hooks a compiled ruleset defines.
-    #[must_use]
-    pub fn of(compiled: &CompiledRuleset) -> Hooks {
-        Hooks {
-            los_override: compiled.has_function("los_override", 4),
-        }
-    }
-}
-
-/// One decision as an example records it: who was asked, what, and the options' labels.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Offer {
-    /// The side asked.
-    pub side: String,
-    /// The kind of decision.
-    pub kind: String,
-    /// Every option's label, in order.
-    pub labels: Vec<String>,
-}
-
-/// The time and script operations spent in one named script section (see [`Timers`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SectionTime {
-    /// From entering to leaving, summed.
-    pub total: std::time::Duration,
-    /// The total less the time in sections opened inside it.
-    pub own: std::time::Duration,
-    /// Script operations from entering to leaving, summed (0 unless the game counts them,
-    /// see [`GameOptions::profile`]).
-    pub operations: u64,
-    /// The operations less those in sections opened inside it.
-    pub own_operations: u64,
-    /// Times entered.
-    pub count: u64,
-}
-
-/// A section entered and not yet left.
-#[derive(Debug)]
-struct OpenSection {
-    name: String,
-    started: std::time::Instant,
-    operations_at_start: u64,
-    /// Time and operations spent in sections opened inside this one.
-    inner: std::time::Duration,
-    inner_operations: u64,
-}
-
-/// Script section timers: `game.timer(name)` opens a section and `game.timer_end(name)`
-/// closes it. Sections nest, so each also knows its own time (less the sections inside).
-/// Each section also counts the script operations run inside it, read from
-/// [`crate::script::operations`].
-#[derive(Debug, Default)]
-pub struct Timers {
-    totals: IndexMap<String, SectionTime>,
-    open: Vec<OpenSection>,
-}
-
-impl Timers {
-    /// Opens section `name`.
-    pub fn enter(&mut self, name: &str) {
-        self.enter_at(name, crate::script::operations());
-    }
-
-    /// Closes section `name` and any left open inside it; a name not open is ignored.
-    pub fn leave(&mut self, name: &str) {
-        self.leave_at(name, crate::script::operations());
-    }
-
-    /// Opens section `name` when the operation count is `operations`.
-    fn enter_at(&mut self, name: &str, operations: u64) {
-        self.open.push(OpenSection {
-            name: name.to_string(),
-            started: std::time::Instant::now(),
-            operations_at_start: operations,
-            inner: std::time::Duration::default(),
-            inner_operations: 0,
-        });
-    }
-
-    /// Closes section `name` (and any left open inside it) when the operation count is
-    /// `operations`.
-    fn leave_at(&mut self, name: &str, operations: u64) {
-        let Some(i) = self.open.iter().rposition(|s| s.name == name) else {
-            return;
-        };
-        while self.open.len() > i {
-            let s = self.open.pop().expect("non-empty");
-            let elapsed = s.started.elapsed();
-            let ops = operations.saturating_sub(s.operations_at_start);
-            let t = self.totals.entry(s.name).or_default();
-            t.total += elapsed;
-            t.own += elapsed.saturating_sub(s.inner);
-            t.operations += ops;
-            t.own_operations += ops.saturating_sub(s.inner_operations);
-            t.count += 1;
-            if let Some(parent) = self.open.last_mut() {
-                parent.inner += elapsed;
-                parent.inner_operations += ops;
-            }
-        }
-    }
-}
-
-/// The handle scripts receive as `game`: a shared reference to the [`World`].
-#[derive(Clone)]
-pub struct GameHandle(pub Rc<RefCell<World>>);
 
 /// How a game is started.
 #[derive(Clone, Debug, Default)]
@@ -198,7 +40,7 @@ pub struct GameOptions {
     /// game as a section, and count script operations. Slows the game; applies when the game
     /// compiles its own ruleset ([`Game::from_scenario`], [`Game::resume`]).
     pub profile: bool,
-    /// Count script steps per line (`muster play --profile-lines`, see [`crate::lines`]); needs
+    /// Count script steps per line (`muster play --profile-lines`, see [`crate::host::lines`]); needs
     /// the `line-profile` feature. Applies as [`GameOptions::profile`] does.
     pub profile_lines: bool,
 }
@@ -308,7 +150,15 @@ impl Game {
                 )));
             }
         }
-        let world = World::new(state, ruleset.clone(), Hooks::of(&compiled), map, opts);
+        let world = World::new(
+            state,
+            ruleset.clone(),
+            compiled.hooks(),
+            map,
+            opts.seed,
+            &opts.agents,
+            opts.echo,
+        );
         Ok(Game {
             handle: GameHandle(Rc::new(RefCell::new(world))),
             compiled,
@@ -325,7 +175,15 @@ impl Game {
         let compiled = Rc::new(load_ruleset(&scenario, opts)?);
         let map = Rc::new(scenario.load_map()?);
         let ruleset = compiled.ruleset().clone();
-        let mut world = World::new(save.state, ruleset.clone(), Hooks::of(&compiled), map, opts);
+        let mut world = World::new(
+            save.state,
+            ruleset.clone(),
+            compiled.hooks(),
+            map,
+            opts.seed,
+            &opts.agents,
+            opts.echo,
+        );
         world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
         world.agent_stream = Stream::restore(save.agent_stream);
         world
@@ -378,9 +236,8 @@ impl Game {
     pub fn timers(&self) -> Vec<(String, SectionTime)> {
         let w = self.handle.0.borrow();
         w.timers
-            .totals
-            .iter()
-            .map(|(k, t)| (k.clone(), *t))
+            .sections()
+            .map(|(k, t)| (k.to_string(), t))
             .collect()
     }
 
@@ -464,7 +321,7 @@ impl Game {
             .0
             .borrow_mut()
             .log
-            .push(turn, Entry::Turn { number: turn });
+            .push(turn, crate::world::log::Entry::Turn { number: turn });
         let _ = self.call("game_turn", vec![])?;
         let mut w = self.handle.0.borrow_mut();
         if !w.state.ended {
@@ -640,54 +497,6 @@ impl Game {
     }
 }
 
-impl World {
-    fn new(
-        state: State,
-        ruleset: Rc<Ruleset>,
-        hooks: Hooks,
-        map: Rc<Map>,
-        opts: &GameOptions,
-    ) -> World {
-        let profiles = ruleset
-            .movement
-            .iter()
-            .map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map)))
-            .collect();
-        let mut agents = FxIndexMap::default();
-        for side in &ruleset.sides {
-            agents.insert(
-                side.clone(),
-                opts.agents.get(side).cloned().unwrap_or(AgentKind::Bot),
-            );
-        }
-        World {
-            state,
-            dice: Dice::new(ruleset.dice.clone(), opts.seed),
-            // A second stream from the same seed, far from the dice's.
-            agent_stream: Stream::new(opts.seed ^ 0x5851_F42D_4C95_7F2D),
-            log: {
-                let mut log = Log::default();
-                log.echo = opts.echo;
-                log
-            },
-            los: LosEvaluator::new(&ruleset.los, &map),
-            zoc: CompiledZoc::new(&ruleset.zoc, &map),
-            profiles,
-            map,
-            ruleset,
-            hooks,
-            agents,
-            forced: VecDeque::new(),
-            only_forced: false,
-            offers: None,
-            forced_draws: VecDeque::new(),
-            timers: Timers::default(),
-            hex_ids: std::cell::OnceCell::new(),
-            terminal: Box::new(StdTerminal),
-        }
-    }
-}
-
 /// Compiles a scenario's ruleset, for profiling if `opts` asks.
 fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<CompiledRuleset> {
     let mut ruleset = if opts.profile {
@@ -695,59 +504,8 @@ fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<CompiledRules
     } else {
         CompiledRuleset::load(&scenario.ruleset_dir())?
     };
-    if opts.profile_lines && !crate::lines::count_lines(ruleset.engine_mut()) {
-        return Err(Error::rules(crate::lines::UNAVAILABLE));
+    if opts.profile_lines && !crate::host::lines::count_lines(ruleset.engine_mut()) {
+        return Err(Error::rules(crate::host::lines::UNAVAILABLE));
     }
     Ok(ruleset)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Timers;
-    use std::time::Duration;
-
-    #[test]
-    fn timers_nest_and_know_their_own_time() {
-        let mut t = Timers::default();
-        t.enter("turn");
-        std::thread::sleep(Duration::from_millis(2));
-        t.enter("move");
-        std::thread::sleep(Duration::from_millis(5));
-        t.leave("move");
-        t.leave("nothing open");
-        t.enter("combat");
-        // Left open: closing the turn closes it too.
-        t.leave("turn");
-        let turn = t.totals["turn"];
-        let moves = t.totals["move"];
-        assert_eq!(
-            (turn.count, moves.count, t.totals["combat"].count),
-            (1, 1, 1)
-        );
-        assert!(turn.total >= moves.total + Duration::from_millis(2));
-        assert!(turn.own + moves.total <= turn.total + Duration::from_micros(1));
-        assert!(turn.own < turn.total - Duration::from_millis(4));
-        assert_eq!(moves.own, moves.total);
-        assert!(t.open.is_empty());
-    }
-
-    #[test]
-    fn sections_count_their_own_operations() {
-        let mut t = Timers::default();
-        t.enter_at("turn", 100);
-        t.enter_at("move", 110);
-        t.leave_at("move", 150);
-        t.enter_at("move", 160);
-        t.enter_at("search", 161);
-        // Closing `move` closes the search left open inside it.
-        t.leave_at("move", 170);
-        t.leave_at("turn", 200);
-        let (turn, moves, search) = (t.totals["turn"], t.totals["move"], t.totals["search"]);
-        assert_eq!((turn.operations, turn.own_operations), (100, 50));
-        assert_eq!(
-            (moves.operations, moves.own_operations, moves.count),
-            (50, 41, 2)
-        );
-        assert_eq!((search.operations, search.own_operations), (9, 9));
-    }
 }

@@ -1,15 +1,15 @@
 //! Rulesets: the manifest `ruleset.ron`, its base ruleset, its tables and its
 //! data (LOS, movement and zone-of-control rules, sides, dice, data for
 //! scripts). Nothing here builds an engine: the scripts, listed here, are
-//! compiled by [`crate::host::compiled`].
+//! compiled by `host::compiled`.
 //!
 //! A ruleset with `base: Some("blind_swords")` loads the base's scripts,
 //! tables and data first; the title's own scripts come after, so a title
 //! function with the same name and arity replaces the series one.
 
 use crate::error::{Error, Location, Result};
-use crate::los::LosRules;
-use crate::search::{Profile, ZocRules};
+use crate::geom::los::LosRules;
+use crate::geom::search::{Profile, ZocRules};
 use crate::source::load_ron;
 use crate::table::Tables;
 use crate::value::Value;
@@ -88,7 +88,7 @@ impl Default for Limits {
 }
 
 /// A loaded ruleset: its manifest and its bases merged, its tables read. Its scripts are only
-/// listed; [`crate::host::compiled::CompiledRuleset`] compiles them.
+/// listed; `host::compiled::CompiledRuleset` compiles them.
 pub struct Ruleset {
     /// The game's name.
     pub name: String,

@@ -2,10 +2,10 @@
 //! of units, tracks, decks and data that the ruleset's scripts read.
 
 use crate::error::{Error, Result};
-use crate::map::{Map, MapFile};
+use crate::geom::map::{Map, MapFile};
 use crate::source::{load_ron, relative_to, Cursor};
-use crate::state::{State, Unit};
 use crate::value::Value;
+use crate::world::state::{State, Unit};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -3,8 +3,9 @@
 //! of each). Built once and shared by every game of the ruleset on a thread.
 
 use crate::error::{Error, Location, Result};
+use crate::host::script::{self, script_error};
 use crate::ruleset::{rulesets_dir, Ruleset};
-use crate::script::{self, script_error};
+use crate::world::Hooks;
 use indexmap::IndexMap;
 use rhai::{CallFnOptions, Dynamic, Engine, FuncArgs, Scope, AST};
 use std::collections::HashSet;
@@ -38,7 +39,7 @@ impl CompiledRuleset {
     }
 
     /// Loads a ruleset for profiling: every script function that takes the game is timed as a
-    /// section of its own (see [`crate::profile`]), and the engine counts script operations.
+    /// section of its own (see [`crate::host::profile`]), and the engine counts script operations.
     /// A script the profiling rewrite would break is loaded as written.
     pub fn load_profiled(path: &Path) -> Result<CompiledRuleset> {
         let mut compiled = CompiledRuleset::load_with(path, true)?;
@@ -56,7 +57,7 @@ impl CompiledRuleset {
             .iter()
             .map(|s| crate::error::read_file(s))
             .collect::<Result<Vec<_>>>()?;
-        let defined = crate::desugar::script_functions(texts.iter().map(String::as_str));
+        let defined = crate::host::desugar::script_functions(texts.iter().map(String::as_str));
         for (s, text) in ruleset.scripts.iter().zip(&texts) {
             let mut part = compile_script(&engine, text, &defined, profiled).map_err(|e| {
                 let p = e.position();
@@ -130,6 +131,14 @@ impl CompiledRuleset {
         &self.ast
     }
 
+    /// The optional hooks the core calls that the scripts define.
+    #[must_use]
+    pub fn hooks(&self) -> Hooks {
+        Hooks {
+            los_override: self.has_function("los_override", 4),
+        }
+    }
+
     /// Whether the scripts define `name` with `arity` parameters.
     #[must_use]
     pub fn has_function(&self, name: &str, arity: usize) -> bool {
@@ -172,8 +181,8 @@ impl CompiledRuleset {
 }
 
 /// Compiles one script as the engine runs it: calls into the core desugared (see
-/// [`crate::desugar`]) and, with `profiled`, its functions wrapped in timed sections (see
-/// [`crate::profile`]). A text the rewrites would break is compiled as written, so a syntax
+/// [`crate::host::desugar`]) and, with `profiled`, its functions wrapped in timed sections (see
+/// [`crate::host::profile`]). A text the rewrites would break is compiled as written, so a syntax
 /// error always points into the script as its author wrote it.
 fn compile_script(
     engine: &Engine,
@@ -181,9 +190,13 @@ fn compile_script(
     defined: &HashSet<String>,
     profiled: bool,
 ) -> std::result::Result<AST, rhai::ParseError> {
-    let desugared = |t: &str| engine.compile(crate::desugar::game_calls(t, defined)).ok();
+    let desugared = |t: &str| {
+        engine
+            .compile(crate::host::desugar::game_calls(t, defined))
+            .ok()
+    };
     profiled
-        .then(|| desugared(&crate::profile::wrap_functions(text)))
+        .then(|| desugared(&crate::host::profile::wrap_functions(text)))
         .flatten()
         .or_else(|| desugared(text))
         .map_or_else(|| engine.compile(text), Ok)

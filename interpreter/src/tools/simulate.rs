@@ -5,13 +5,13 @@
 //! Every worker thread loads the ruleset (compiling its scripts), the
 //! scenario and the map once, and reuses them for all its games.
 
-use crate::agent::AgentKind;
 use crate::error::{Error, Result};
 use crate::game::{Game, GameOptions};
+use crate::geom::map::Map;
 use crate::host::compiled::CompiledRuleset;
-use crate::map::Map;
 use crate::scenario::Scenario;
 use crate::value::Value;
+use crate::world::agent::AgentKind;
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -3,15 +3,16 @@
 //! name with named arguments, and expectations on the state and the log.
 //! `muster verify` runs them; `docs/formats.md` documents the format.
 
-use crate::agent::{AgentKind, Answer};
 use crate::error::{Error, Location, Result};
-use crate::game::{Game, GameOptions, Offer};
+use crate::game::{Game, GameOptions};
+use crate::geom::map::{Map, MapFile};
 use crate::host::compiled::CompiledRuleset;
-use crate::map::{Map, MapFile};
 use crate::scenario::{MapRef, Scenario, Setup, UnitSpec};
 use crate::source::relative_to;
 use crate::source::{load_ron, Cursor};
 use crate::value::Value;
+use crate::world::agent::{AgentKind, Answer};
+use crate::world::Offer;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

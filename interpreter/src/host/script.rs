@@ -8,14 +8,15 @@
 //! units are ids. The full list is in `docs/script-api.md`.
 
 use crate::error::{Error, Location};
-use crate::game::{GameHandle, World};
-use crate::hex::Hex;
-use crate::los::Verdict;
-use crate::moves;
+use crate::geom::hex::Hex;
+use crate::geom::los::Verdict;
+use crate::geom::search::{self, MoveLimits};
 use crate::ruleset::Limits;
-use crate::search::{self, MoveLimits};
 use crate::table::{Cell, ColumnKey, Outcome, RowQuery};
 use crate::value::Value;
+use crate::world::decide::{choose, choose_among};
+use crate::world::moves;
+use crate::world::{fail, GameHandle, Rr, World};
 use rhai::module_resolvers::FileModuleResolver;
 use rhai::{
     Array, Dynamic, Engine, EvalAltResult, FnPtr, Map as RMap, Module, ModuleResolver,
@@ -24,13 +25,6 @@ use rhai::{
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
-
-/// The result type of registered functions.
-pub type Rr<T> = Result<T, Box<EvalAltResult>>;
-
-fn fail<T>(msg: impl Into<String>) -> Rr<T> {
-    Err(msg.into().into())
-}
 
 /// Turns a script error into an engine error naming the script file, line and
 /// column where it happened, and the chain of calls that led there.
@@ -173,52 +167,7 @@ pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
     engine
 }
 
-/// The printed ids of a game's hexes as script strings, made once per game: handing a hex
-/// to a script is then a reference count, not a formatted string, and reading one back
-/// finds it by the address of its text (held here, so no other string can take it).
-pub struct HexIds {
-    /// By grid index (see [`crate::map::Map::index`]); empty off the map.
-    ids: Vec<rhai::ImmutableString>,
-    /// (address, length) of each id's text -> its hex.
-    by_text: HashMap<(usize, usize), Hex>,
-}
-
 impl World {
-    fn hex(&self, id: &str) -> Rr<Hex> {
-        // An id the core handed out is found by where its text lives, without parsing.
-        if let Some(h) = self
-            .hex_ids()
-            .by_text
-            .get(&(id.as_ptr() as usize, id.len()))
-        {
-            return Ok(*h);
-        }
-        self.map.parse(id).map_err(|e| e.to_string().into())
-    }
-
-    fn hex_ids(&self) -> &HexIds {
-        self.hex_ids.get_or_init(|| {
-            let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
-            let mut by_text = HashMap::default();
-            for x in self.map.hexes() {
-                if let Some(i) = self.map.index(x) {
-                    ids[i] = self.map.id(x).into();
-                    by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
-                }
-            }
-            HexIds { ids, by_text }
-        })
-    }
-
-    /// The hexes next to `h` whose zone of control (the ruleset's `zoc` rules) reaches it: where
-    /// a unit stands to have `h` in its zone (the filter key `zone_over`).
-    fn zone_sources(&self, h: Hex) -> Vec<Hex> {
-        self.map
-            .neighbours(h)
-            .filter(|&n| self.zoc.reaches(&self.map, n, h))
-            .collect()
-    }
-
     /// The hexes of a script's list. An entry may be a hex id, a [`HexSet`] or
     /// another list, so a script joins lists by nesting them (`[enemies, [train]]`)
     /// instead of copying them into one.
@@ -244,91 +193,6 @@ impl World {
             }
         }
         Ok(())
-    }
-
-    /// A unit's hex id, "" off the map.
-    fn location_id(&self, id: &str) -> Rr<rhai::ImmutableString> {
-        Ok(self
-            .unit_ref(id)?
-            .location
-            .map_or_else(rhai::ImmutableString::new, |h| self.hex_id(h)))
-    }
-
-    fn unit_ref(&self, id: &str) -> Rr<&crate::state::Unit> {
-        match self.state.units.get(id) {
-            Some(u) => Ok(u),
-            None => fail(format!("no unit `{id}`")),
-        }
-    }
-
-    fn unit_mut(&mut self, id: &str) -> Rr<&mut crate::state::Unit> {
-        match self.state.units.get_mut(id) {
-            Some(u) => Ok(u),
-            None => fail(format!("no unit `{id}`")),
-        }
-    }
-
-    fn ids(&self, hexes: impl IntoIterator<Item = Hex>) -> Array {
-        hexes.into_iter().map(|h| self.hex_id(h).into()).collect()
-    }
-
-    /// How many units of `side` stand in each hex, in set-up order of the units.
-    fn stack_counts(&self, side: &str) -> crate::state::FxIndexMap<Hex, INT> {
-        // Room for every unit up front: growing the map step by step cost more than the counting.
-        let mut counts = crate::state::FxIndexMap::with_capacity_and_hasher(
-            self.state.units.len(),
-            rustc_hash::FxBuildHasher,
-        );
-        for u in self.state.units.values() {
-            if let Some(h) = u.location.filter(|_| u.side == side) {
-                *counts.entry(h).or_default() += 1;
-            }
-        }
-        counts
-    }
-
-    /// A hex's printed id as a script string, from the game's cache.
-    fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
-        match self.map.index(h).and_then(|i| self.hex_ids().ids.get(i)) {
-            Some(id) if !id.is_empty() => id.clone(),
-            _ => self.map.id(h).into(),
-        }
-    }
-
-    fn profile(&self, name: &str) -> Rr<&search::CompiledProfile> {
-        match self.profiles.get(name) {
-            Some(p) => Ok(p),
-            None => fail(format!(
-                "no movement profile `{name}` (the ruleset's `movement` names them)"
-            )),
-        }
-    }
-
-    fn event(&mut self, kind: &str, text: String) {
-        let turn = self.state.turn;
-        self.log.push(
-            turn,
-            crate::log::Entry::Event {
-                kind: kind.to_string(),
-                text,
-            },
-        );
-    }
-
-    fn roll(&mut self, dice: &[String]) -> Rr<Vec<i64>> {
-        let rolls = self.dice.roll_group(dice).map_err(|e| e.to_string())?;
-        let turn = self.state.turn;
-        for r in &rolls {
-            self.log.push(
-                turn,
-                crate::log::Entry::Roll {
-                    die: r.die.clone(),
-                    value: r.value,
-                    forced: r.forced,
-                },
-            );
-        }
-        Ok(rolls.into_iter().map(|r| r.value).collect())
     }
 }
 
@@ -428,17 +292,6 @@ fn sees(ctx: &NativeCallContext, g: &GameHandle, a: Hex, b: Hex, has_hook: bool)
     }
 }
 
-/// The text of an option: its `label` if it is a map with one.
-#[must_use]
-pub fn option_label(d: &Dynamic) -> String {
-    if let Some(m) = d.read_lock::<RMap>() {
-        if let Some(l) = m.get("label") {
-            return l.to_string();
-        }
-    }
-    d.to_string()
-}
-
 /// A column asked for by a script: a number (value) or text (label).
 fn column_arg(d: &Dynamic) -> Rr<Result<f64, String>> {
     if let Ok(i) = d.as_int() {
@@ -498,150 +351,24 @@ fn lookup(w: &World, table: &str, col: &Dynamic, row: &Dynamic, shift: INT) -> R
     Ok(Dynamic::from_map(m))
 }
 
-/// Which agent answers a decision among `n` options, and, unless it is the
-/// bot, which option it picks. `labels` builds the options' labels and is
-/// called only when a person or a forced answer needs them.
-fn pick_index(
-    g: &GameHandle,
-    side: &str,
-    kind: &str,
-    n: usize,
-    labels: &dyn Fn() -> Vec<String>,
-) -> Rr<(usize, &'static str)> {
-    if n == 0 {
-        return fail(format!(
-            "{side} was asked to choose `{kind}` from no options"
-        ));
-    }
-    let mut w = g.0.borrow_mut();
-    if !w.agents.contains_key(side) {
-        return fail(format!("`{side}` is not a side of this ruleset"));
-    }
-    if let Some(offers) = &mut w.offers {
-        offers.push(crate::game::Offer {
-            side: side.to_string(),
-            kind: kind.to_string(),
-            labels: labels(),
-        });
-    }
-    if n == 1 {
-        // Nothing to decide: no agent is asked and no forced answer is used.
-        return Ok((0, "only"));
-    }
-    if let Some(ans) = w.forced.pop_front() {
-        return Ok((ans.pick(&labels()).map_err(|e| e.to_string())?, "forced"));
-    }
-    if w.only_forced {
-        return fail(format!(
-            "{side}'s `{kind}` decision has no forced answer left; its options: {}",
-            labels().join(" | ")
-        ));
-    }
-    let agent = w.agents[side].clone();
-    Ok(match agent {
-        crate::agent::AgentKind::Random => (w.agent_stream.below(n as u32) as usize, "random"),
-        crate::agent::AgentKind::Replay(_) => {
-            let Some(crate::agent::AgentKind::Replay(q)) = w.agents.get_mut(side) else {
-                unreachable!()
-            };
-            match q.pop_front() {
-                Some(i) if i < n => (i, "replay"),
-                Some(i) => {
-                    return fail(format!(
-                    "replayed answer {i} for {side}'s `{kind}` is illegal: there are {n} options"
-                ))
-                }
-                None => {
-                    return fail(format!(
-                        "the replay for {side} has no answer left for `{kind}`"
-                    ))
-                }
-            }
-        }
-        crate::agent::AgentKind::Human => match w.terminal.ask(side, kind, &labels()) {
-            Some(i) => (i, "human"),
-            None => {
-                return fail(format!(
-                    "no answer from the terminal for {side}'s `{kind}` (end of input)"
-                ))
-            }
-        },
-        crate::agent::AgentKind::Bot => (usize::MAX, "bot"),
-    })
-}
-
-/// Records a decision in the log.
-fn log_decision(g: &GameHandle, side: &str, kind: &str, index: usize, label: String, agent: &str) {
-    let mut w = g.0.borrow_mut();
-    let turn = w.state.turn;
-    w.log.push(
-        turn,
-        crate::log::Entry::Decision {
-            side: side.to_string(),
-            kind: kind.to_string(),
-            choice: index,
-            label,
-            agent: agent.to_string(),
-        },
-    );
-}
-
-/// Asks the ruleset's bot (`fn bot_choose`) to pick among `options`.
-fn ask_bot(
-    ctx: &NativeCallContext,
-    g: &GameHandle,
-    side: &str,
-    kind: &str,
-    options: &Array,
-) -> Rr<usize> {
-    // No borrow is held: the bot reads the game through the same handle.
-    let answer: Dynamic = ctx.call_fn(
-        "bot_choose",
-        (
-            g.clone(),
-            side.to_string(),
-            kind.to_string(),
-            options.clone(),
-        ),
-    )?;
-    bot_index(&answer, options, side, kind)
-}
-
-/// Asks a side to choose among options and returns the chosen option.
-fn choose(
-    ctx: &NativeCallContext,
-    g: &GameHandle,
-    side: &str,
-    kind: &str,
-    options: Array,
-) -> Rr<Dynamic> {
-    let labels = || options.iter().map(option_label).collect::<Vec<_>>();
-    let (index, agent) = pick_index(g, side, kind, options.len(), &labels)?;
-    let index = if agent == "bot" {
-        ask_bot(ctx, g, side, kind, &options)?
-    } else {
-        index
-    };
-    log_decision(g, side, kind, index, option_label(&options[index]), agent);
-    Ok(options[index].clone())
-}
-
 /// A set of hexes held in Rust (`game.hexset(list)`): cheap to pass from
 /// script function to function (a shared pointer, where an array is copied)
 /// and accepted wherever the search and move calls take a list of hexes.
 #[derive(Clone)]
 pub struct HexSet {
-    hexes: Rc<crate::map::HexGroup>,
-    map: Rc<crate::map::Map>,
+    hexes: Rc<crate::geom::map::HexGroup>,
+    map: Rc<crate::geom::map::Map>,
 }
 
-/// A script's list of hexes as a [`crate::map::HexGroup`]: a hex set's own (shared, with
+/// A script's list of hexes as a [`crate::geom::map::HexGroup`]: a hex set's own (shared, with
 /// what it has measured), or a new one.
-fn hex_group(w: &World, d: &Dynamic, what: &str) -> Rr<Rc<crate::map::HexGroup>> {
+fn hex_group(w: &World, d: &Dynamic, what: &str) -> Rr<Rc<crate::geom::map::HexGroup>> {
     if let Some(set) = d.read_lock::<HexSet>() {
         return Ok(set.hexes.clone());
     }
-    Ok(Rc::new(crate::map::HexGroup::new(hex_list(w, d, what)?)))
+    Ok(Rc::new(crate::geom::map::HexGroup::new(hex_list(
+        w, d, what,
+    )?)))
 }
 
 /// A list of hexes from a script: an array of ids or a [`HexSet`].
@@ -829,29 +556,24 @@ fn choose_move(
         Dynamic::from_map(m)
     };
     let n = dests.len() + extras.len();
-    let labels = || (0..n).map(|i| option_label(&option(i))).collect::<Vec<_>>();
-    let (index, agent) = pick_index(g, side, kind, n, &labels)?;
     // `rank: ()` is no rank, so a script can build the choice in one literal for bots and others.
     let rank = choice.get("rank").filter(|r| !r.is_unit());
-    let index = match (agent, rank) {
-        ("bot", Some(r)) => {
-            // A closure is called only now, when a bot is asked.
-            let rank = choice_rank(ctx, g, r)?;
-            let scores: Vec<Option<i64>> = extras
-                .iter()
-                .map(|e| {
-                    e.read_lock::<RMap>()
-                        .and_then(|m| m.get("score").and_then(|s| number_arg(s, "score").ok()))
-                        .map(|s| s as i64)
-                })
-                .collect();
-            rank.best(&map, &dests, &scores)
-        }
-        ("bot", None) => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect())?,
-        _ => index,
+    let best = |r: &Dynamic| -> Rr<usize> {
+        // A closure is called only now, when a bot is asked.
+        let rank = choice_rank(ctx, g, r)?;
+        let scores: Vec<Option<i64>> = extras
+            .iter()
+            .map(|e| {
+                e.read_lock::<RMap>()
+                    .and_then(|m| m.get("score").and_then(|s| number_arg(s, "score").ok()))
+                    .map(|s| s as i64)
+            })
+            .collect();
+        Ok(rank.best(&map, &dests, &scores))
     };
-    let mut chosen = option(index);
-    log_decision(g, side, kind, index, option_label(&chosen), agent);
+    let ranked = rank.map(|r| move || best(r));
+    let ranked = ranked.as_ref().map(|f| f as &dyn Fn() -> Rr<usize>);
+    let (index, mut chosen) = choose_among(ctx, g, side, kind, n, &option, ranked)?;
     // The way there, for rules that act on every hex passed (occupation, fire on the move).
     if let Some(d) = dests.get(index) {
         let route = reach.route_to(d.hex).unwrap_or_default();
@@ -944,9 +666,9 @@ fn hex_arg(w: &World, d: &Dynamic, key: &str) -> Rr<Hex> {
     }
 }
 
-/// A unit filter from a script's map (see [`crate::query`]).
-fn unit_filter(w: &World, m: &RMap) -> Rr<crate::query::UnitFilter> {
-    let mut f = crate::query::UnitFilter::default();
+/// A unit filter from a script's map (see [`crate::world::query`]).
+fn unit_filter(w: &World, m: &RMap) -> Rr<crate::world::query::UnitFilter> {
+    let mut f = crate::world::query::UnitFilter::default();
     let mut within = 1;
     let mut near = None;
     for (k, v) in m.iter() {
@@ -997,7 +719,7 @@ fn also(before: Option<Vec<Hex>>, hexes: Vec<Hex>) -> Vec<Hex> {
 /// Units through a `describe` template, joined by `separator`.
 fn describe_units<'a>(
     w: &World,
-    units: impl IntoIterator<Item = &'a crate::state::Unit>,
+    units: impl IntoIterator<Item = &'a crate::world::state::Unit>,
     template: &str,
     separator: &str,
 ) -> String {
@@ -1013,7 +735,7 @@ fn describe_units<'a>(
 
 /// A unit through a template: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`,
 /// `{rating}`, `{face}` and `{at}` (its hex, "" off the map) are replaced; other text stays.
-fn describe_unit(w: &World, u: &crate::state::Unit, template: &str) -> String {
+fn describe_unit(w: &World, u: &crate::world::state::Unit, template: &str) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -1046,26 +768,6 @@ fn describe_unit(w: &World, u: &crate::state::Unit, template: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// The index a bot's answer picks: an index, or one of the options.
-fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> Rr<usize> {
-    if let Ok(i) = answer.as_int() {
-        if (0..options.len() as INT).contains(&i) {
-            return Ok(i as usize);
-        }
-        return fail(format!(
-            "bot_choose for {side}'s `{kind}` returned index {i}; there are {} options",
-            options.len()
-        ));
-    }
-    let text = answer.to_string();
-    match options.iter().position(|o| o.to_string() == text) {
-        Some(i) => Ok(i),
-        None => fail(format!(
-            "bot_choose for {side}'s `{kind}` returned `{text}`, which is not one of the options"
-        )),
-    }
 }
 
 fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
@@ -1408,10 +1110,10 @@ fn register_state_api(engine: &mut Engine) {
     // Profiling aids for ruleset authors (`muster play --profile`): time spent between
     // `game.timer(name)` and `game.timer_end(name)`. Rules never see the times.
     engine.register_fn("timer", |g: &mut GameHandle, name: &str| {
-        g.0.borrow_mut().timers.enter(name);
+        g.0.borrow_mut().timers.enter_at(name, operations());
     });
     engine.register_fn("timer_end", |g: &mut GameHandle, name: &str| {
-        g.0.borrow_mut().timers.leave(name);
+        g.0.borrow_mut().timers.leave_at(name, operations());
     });
     engine.register_fn(
         "choose_move",
@@ -1440,7 +1142,7 @@ fn register_state_api(engine: &mut Engine) {
 }
 
 /// The ids of these units, as a script's list.
-fn ids_of<'a>(units: impl Iterator<Item = &'a crate::state::Unit>) -> Array {
+fn ids_of<'a>(units: impl Iterator<Item = &'a crate::world::state::Unit>) -> Array {
     units.map(|u| Dynamic::from(u.id.clone())).collect()
 }
 
@@ -1475,8 +1177,8 @@ fn register_unit_api(engine: &mut Engine) {
         |g: &mut GameHandle, filter: RMap| -> Rr<Array> {
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            let mut seen: crate::state::FxIndexSet<Hex> =
-                crate::state::FxIndexSet::with_capacity_and_hasher(
+            let mut seen: crate::world::state::FxIndexSet<Hex> =
+                crate::world::state::FxIndexSet::with_capacity_and_hasher(
                     w.state.units.len(),
                     rustc_hash::FxBuildHasher,
                 );
@@ -1495,8 +1197,8 @@ fn register_unit_api(engine: &mut Engine) {
             // filter (stacking values, say). Units without the property count 0.
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            let mut sums: crate::state::FxIndexMap<Hex, FLOAT> =
-                crate::state::FxIndexMap::with_capacity_and_hasher(
+            let mut sums: crate::world::state::FxIndexMap<Hex, FLOAT> =
+                crate::world::state::FxIndexMap::with_capacity_and_hasher(
                     w.state.units.len(),
                     rustc_hash::FxBuildHasher,
                 );
@@ -1504,7 +1206,7 @@ fn register_unit_api(engine: &mut Engine) {
                 let Some(h) = u.location.filter(|_| f.accepts(u)) else {
                     continue;
                 };
-                *sums.entry(h).or_default() += crate::query::unit_number(u, prop);
+                *sums.entry(h).or_default() += crate::world::query::unit_number(u, prop);
             }
             Ok(sums
                 .into_iter()
@@ -1522,7 +1224,7 @@ fn register_unit_api(engine: &mut Engine) {
                 .units
                 .values()
                 .filter(|u| f.accepts(u))
-                .map(|u| crate::query::unit_number(u, field))
+                .map(|u| crate::world::query::unit_number(u, field))
                 .sum())
         },
     );
@@ -1855,7 +1557,11 @@ fn register_map_api(engine: &mut Engine) {
         "line_splits",
         |g: &mut GameHandle, a: &str, b: &str, c: &str| -> Rr<bool> {
             let w = g.0.borrow();
-            Ok(crate::hex::line_splits(w.hex(a)?, w.hex(b)?, w.hex(c)?))
+            Ok(crate::geom::hex::line_splits(
+                w.hex(a)?,
+                w.hex(b)?,
+                w.hex(c)?,
+            ))
         },
     );
     engine.register_fn(
@@ -2062,7 +1768,7 @@ fn register_map_api(engine: &mut Engine) {
         "line",
         |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
             let w = g.0.borrow();
-            let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+            let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
             Ok(steps
                 .map(|s| Dynamic::from_array(w.ids(s.hexes())))
                 .collect())
@@ -2074,7 +1780,7 @@ fn register_map_api(engine: &mut Engine) {
             // The map hexes the line passes through, in order, both of a hexside pair, the
             // ends excluded: `game.line` flattened, for a query's `in` (units under the line).
             let w = g.0.borrow();
-            let steps = crate::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+            let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
             Ok(w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map.contains(*h))))
         },
     );
@@ -2155,7 +1861,7 @@ fn register_map_api(engine: &mut Engine) {
             // Every map hex within `r` of any of `hexes` (themselves included), each once, in
             // the order found: the hexes next to the enemy, a zone around the guns ...
             let w = g.0.borrow();
-            let mut seen = crate::state::FxIndexSet::default();
+            let mut seen = crate::world::state::FxIndexSet::default();
             for h in hex_list(&w, &hexes, "`hexes`")? {
                 for x in h.within(r.max(0) as u32) {
                     if w.map.contains(x) {
@@ -2180,7 +1886,7 @@ fn register_map_api(engine: &mut Engine) {
             let w = g.0.borrow();
             let list = hex_list(&w, &hexes, "`hexset`")?;
             Ok(HexSet {
-                hexes: Rc::new(crate::map::HexGroup::new(list)),
+                hexes: Rc::new(crate::geom::map::HexGroup::new(list)),
                 map: w.map.clone(),
             })
         },
@@ -2321,7 +2027,7 @@ fn register_rules_api(engine: &mut Engine) {
             let v =
                 g.0.borrow_mut()
                     .roll(&[tens.to_string(), units.to_string()])?;
-            Ok(crate::dice::read_11_66(v[0], v[1]))
+            Ok(crate::world::dice::read_11_66(v[0], v[1]))
         },
     );
     engine.register_fn("reroll", |g: &mut GameHandle| -> Rr<Array> {
@@ -2330,7 +2036,7 @@ fn register_rules_api(engine: &mut Engine) {
         let turn = w.state.turn;
         w.log.push(
             turn,
-            crate::log::Entry::Event {
+            crate::world::log::Entry::Event {
                 kind: "reroll".into(),
                 text: "the last roll is rolled again".into(),
             },
@@ -2338,7 +2044,7 @@ fn register_rules_api(engine: &mut Engine) {
         for r in &rolls {
             w.log.push(
                 turn,
-                crate::log::Entry::Roll {
+                crate::world::log::Entry::Roll {
                     die: r.die.clone(),
                     value: r.value,
                     forced: r.forced,

@@ -8,8 +8,8 @@
 
 use crate::error::{read_file, Error, Location};
 use crate::game::{Game, GameOptions};
+use crate::geom::map::Map;
 use crate::host::compiled::CompiledRuleset;
-use crate::map::Map;
 use crate::scenario::Scenario;
 use crate::source::top_level_name;
 use crate::table::Tables;
@@ -49,7 +49,7 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         Some("Scenario") => check_scenario(path),
         Some("Map") => Map::load(path).map(|_| ()),
         Some("Table" | "Values") => Tables::default().load(path),
-        Some("Example") => crate::verify::Runner::default().run(path).map(|_| ()),
+        Some("Example") => crate::tools::verify::Runner::default().run(path).map(|_| ()),
         Some("Ruleset") => return check_ruleset(path.parent().unwrap_or(Path::new("."))),
         // Saved games and other RON files are not content to check.
         Some("SaveFile") | None => Ok(()),
