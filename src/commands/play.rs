@@ -65,10 +65,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         None => Game::from_scenario(&a.scenario, &opts)?,
     };
     let started = std::time::Instant::now();
-    let operations_before = muster_interpreter::host::script::operations();
+    let operations_before = muster_interpreter::host::engine::operations();
     let outcome = play_out(&mut game, a.save.as_deref());
     if a.profile {
-        let operations = muster_interpreter::host::script::operations() - operations_before;
+        let operations = muster_interpreter::host::engine::operations() - operations_before;
         print_profile(&game, started.elapsed(), operations);
     }
     if a.profile_lines {

@@ -3,7 +3,7 @@
 //! of each). Built once and shared by every game of the ruleset on a thread.
 
 use crate::error::{Error, Location, Result};
-use crate::host::script::{self, script_error};
+use crate::host::engine::{self, script_error};
 use crate::ruleset::{rulesets_dir, Ruleset};
 use crate::world::Hooks;
 use indexmap::IndexMap;
@@ -43,13 +43,13 @@ impl CompiledRuleset {
     /// A script the profiling rewrite would break is loaded as written.
     pub fn load_profiled(path: &Path) -> Result<CompiledRuleset> {
         let mut compiled = CompiledRuleset::load_with(path, true)?;
-        script::count_operations(&mut compiled.engine);
+        engine::count_operations(&mut compiled.engine);
         Ok(compiled)
     }
 
     fn load_with(path: &Path, profiled: bool) -> Result<CompiledRuleset> {
         let ruleset = Ruleset::load(path)?;
-        let engine = script::build_engine(&ruleset.limits, &rulesets_dir(&ruleset.dir));
+        let engine = engine::build_engine(&ruleset.limits, &rulesets_dir(&ruleset.dir));
         let mut ast = AST::empty();
         let mut sources = IndexMap::new();
         let texts = ruleset
