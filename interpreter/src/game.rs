@@ -13,7 +13,7 @@ use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
 use crate::value::Value;
 use crate::world::agent::{AgentKind, Answer, Terminal};
-use crate::world::dice::{Dice, Stream, StreamState};
+use crate::world::dice::StreamState;
 use crate::world::log::Log;
 use crate::world::state::State;
 use crate::world::timers::SectionTime;
@@ -125,8 +125,8 @@ impl Game {
         setup.options.extend(opts.options.clone());
         let mut game =
             Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
-        game.handle.0.borrow_mut().state.turn = scenario.file.first_turn;
-        game.handle.0.borrow_mut().state.last_turn = scenario.file.last_turn;
+        game.handle.0.borrow_mut().state_mut().turn = scenario.file.first_turn;
+        game.handle.0.borrow_mut().state_mut().last_turn = scenario.file.last_turn;
         game.scenario = scenario.path.clone();
         Ok(game)
     }
@@ -184,10 +184,9 @@ impl Game {
             &opts.agents,
             opts.echo,
         );
-        world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
-        world.agent_stream = Stream::restore(save.agent_stream);
+        world.restore_streams(save.dice, save.agent_stream);
         world
-            .log
+            .log_mut()
             .restore_jsonl(&save.log)
             .map_err(|m| Error::at(crate::error::Location::file(save_path), m))?;
         Ok(Game {
@@ -218,24 +217,24 @@ impl Game {
 
     /// Replaces how a human is asked (tests).
     pub fn set_terminal(&mut self, t: Box<dyn Terminal>) {
-        self.handle.0.borrow_mut().terminal = t;
+        self.handle.0.borrow_mut().set_terminal(t);
     }
 
     /// Queues forced dice values.
     pub fn force_dice(&mut self, values: impl IntoIterator<Item = i64>) {
-        self.handle.0.borrow_mut().dice.force(values);
+        self.handle.0.borrow_mut().dice_mut().force(values);
     }
 
     /// Queues forced draws: the next `draw` calls take these items, in order.
     pub fn force_draws(&mut self, items: impl IntoIterator<Item = String>) {
-        self.handle.0.borrow_mut().forced_draws.extend(items);
+        self.handle.0.borrow_mut().force_draws(items);
     }
 
     /// The script section timers by name, in the order first entered (see `game.timer`).
     #[must_use]
     pub fn timers(&self) -> Vec<(String, SectionTime)> {
         let w = self.handle.0.borrow();
-        w.timers
+        w.timers()
             .sections()
             .map(|(k, t)| (k.to_string(), t))
             .collect()
@@ -244,12 +243,12 @@ impl Game {
     /// Forced draws not yet taken.
     #[must_use]
     pub fn forced_draws_left(&self) -> usize {
-        self.handle.0.borrow().forced_draws.len()
+        self.handle.0.borrow().forced_draws_left()
     }
 
     /// Queues forced decisions.
     pub fn force_decisions(&mut self, answers: impl IntoIterator<Item = Answer>) {
-        self.handle.0.borrow_mut().forced.extend(answers);
+        self.handle.0.borrow_mut().force_decisions(answers);
     }
 
     /// From now on a roll with no forced die left, or a decision with no forced answer left,
@@ -257,20 +256,20 @@ impl Game {
     pub fn only_forced(&mut self, dice: bool, decisions: bool) {
         let mut w = self.handle.0.borrow_mut();
         if dice {
-            w.dice.only_forced();
+            w.dice_mut().only_forced();
         }
-        w.only_forced = decisions;
+        w.set_only_forced(decisions);
     }
 
     /// Records the options of every decision from now on (see [`Game::offers`]).
     pub fn record_offers(&mut self) {
-        self.handle.0.borrow_mut().offers = Some(Vec::new());
+        self.handle.0.borrow_mut().record_offers();
     }
 
     /// The decisions asked since [`Game::record_offers`], in order.
     #[must_use]
     pub fn offers(&self) -> Vec<Offer> {
-        self.handle.0.borrow().offers.clone().unwrap_or_default()
+        self.handle.0.borrow().offers().to_vec()
     }
 
     /// Calls a script function with the game as its first argument.
@@ -310,22 +309,22 @@ impl Game {
     #[must_use]
     pub fn over(&self) -> bool {
         let w = self.handle.0.borrow();
-        w.state.ended || w.state.turn > w.state.last_turn
+        w.state().ended || w.state().turn > w.state().last_turn
     }
 
     /// Plays one game turn and moves the turn marker on.
     pub fn play_turn(&mut self) -> Result<()> {
         self.set_up()?;
-        let turn = self.handle.0.borrow().state.turn;
+        let turn = self.handle.0.borrow().state().turn;
         self.handle
             .0
             .borrow_mut()
-            .log
+            .log_mut()
             .push(turn, crate::world::log::Entry::Turn { number: turn });
         let _ = self.call("game_turn", vec![])?;
         let mut w = self.handle.0.borrow_mut();
-        if !w.state.ended {
-            w.state.turn += 1;
+        if !w.state().ended {
+            w.state_mut().turn += 1;
         }
         Ok(())
     }
@@ -368,8 +367,12 @@ impl Game {
             m.extend(inner);
         }
         let w = self.handle.0.borrow();
-        let turns = (w.state.turn.min(w.state.last_turn + 1) - 1).max(0);
-        let turns = if w.state.ended { w.state.turn } else { turns };
+        let turns = (w.state().turn.min(w.state().last_turn + 1) - 1).max(0);
+        let turns = if w.state().ended {
+            w.state().turn
+        } else {
+            turns
+        };
         Ok(GameResult {
             turns,
             winner,
@@ -422,11 +425,11 @@ impl Game {
     pub fn checkpoint(&self) -> Checkpoint {
         let w = self.handle.0.borrow();
         Checkpoint {
-            state: w.state.clone(),
-            dice: w.dice.state(),
-            agent_stream: w.agent_stream.state(),
+            state: w.state().clone(),
+            dice: w.dice().state(),
+            agent_stream: w.agent_stream().state(),
             set_up: self.set_up,
-            log_len: w.log.records().len(),
+            log_len: w.log().records().len(),
         }
     }
 
@@ -438,7 +441,7 @@ impl Game {
             dice: cp.dice,
             agent_stream: cp.agent_stream,
             set_up: cp.set_up,
-            log: self.handle.0.borrow().log.first_to_jsonl(cp.log_len),
+            log: self.handle.0.borrow().log().first_to_jsonl(cp.log_len),
         };
         ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
             .map_err(|e| Error::rules(format!("cannot save: {e}")))
@@ -469,31 +472,31 @@ impl Game {
     /// A copy of the state.
     #[must_use]
     pub fn state(&self) -> State {
-        self.handle.0.borrow().state.clone()
+        self.handle.0.borrow().state().clone()
     }
 
     /// A copy of the log.
     #[must_use]
     pub fn log(&self) -> Log {
-        self.handle.0.borrow().log.clone()
+        self.handle.0.borrow().log().clone()
     }
 
     /// Forced dice values not yet used.
     #[must_use]
     pub fn forced_dice_left(&self) -> usize {
-        self.handle.0.borrow().dice.forced_left()
+        self.handle.0.borrow().dice().forced_left()
     }
 
     /// Forced decisions not yet used.
     #[must_use]
     pub fn forced_decisions_left(&self) -> usize {
-        self.handle.0.borrow().forced.len()
+        self.handle.0.borrow().forced_decisions_left()
     }
 
     /// The map.
     #[must_use]
     pub fn map(&self) -> Rc<Map> {
-        self.handle.0.borrow().map.clone()
+        self.handle.0.borrow().map().clone()
     }
 }
 

@@ -11,7 +11,7 @@ use crate::scenario::{MapRef, Scenario, Setup, UnitSpec};
 use crate::source::relative_to;
 use crate::source::{load_ron, Cursor};
 use crate::value::Value;
-use crate::world::agent::{AgentKind, Answer};
+use crate::world::agent::Answer;
 use crate::world::Offer;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -389,10 +389,10 @@ impl Runner {
         {
             let h = game.handle().clone();
             let mut w = h.0.borrow_mut();
-            w.state.turn = ex.turn.unwrap_or(first_turn);
-            w.state.last_turn = w.state.turn.max(w.state.last_turn);
+            w.state_mut().turn = ex.turn.unwrap_or(first_turn);
+            w.state_mut().last_turn = w.state_mut().turn.max(w.state_mut().last_turn);
             if ex.unforced.decisions == UnforcedDecisions::Random {
-                w.agents.values_mut().for_each(|a| *a = AgentKind::Random);
+                w.all_random();
             }
         }
         game.force_dice(ex.dice.clone());

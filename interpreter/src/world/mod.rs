@@ -22,7 +22,7 @@ use crate::geom::map::Map;
 use crate::geom::search::{CompiledProfile, CompiledZoc};
 use crate::ruleset::Ruleset;
 use agent::{AgentKind, Answer, StdTerminal, Terminal};
-use dice::{Dice, Stream};
+use dice::{Dice, Stream, StreamState};
 use indexmap::IndexMap;
 use log::{Entry, Log};
 use rhai::{Array, EvalAltResult, INT};
@@ -44,43 +44,43 @@ pub fn fail<T>(msg: impl Into<String>) -> Rr<T> {
 /// Everything a game holds. Scripts reach it only through [`GameHandle`].
 pub struct World {
     /// The state.
-    pub state: State,
+    state: State,
     /// The dice.
-    pub dice: Dice,
+    dice: Dice,
     /// The random agent's own stream.
-    pub agent_stream: Stream,
+    agent_stream: Stream,
     /// The log.
-    pub log: Log,
+    log: Log,
     /// The map.
-    pub map: Rc<Map>,
+    map: Rc<Map>,
     /// The ruleset.
-    pub ruleset: Rc<Ruleset>,
+    ruleset: Rc<Ruleset>,
     /// The optional hooks the ruleset's scripts define.
-    pub hooks: Hooks,
+    hooks: Hooks,
     /// LOS rules bound to the map.
-    pub los: LosEvaluator,
+    los: LosEvaluator,
     /// Movement profiles bound to the map.
-    pub profiles: FxIndexMap<String, CompiledProfile>,
+    profiles: FxIndexMap<String, CompiledProfile>,
     /// ZOC rules bound to the map.
-    pub zoc: CompiledZoc,
+    zoc: CompiledZoc,
     /// Who plays each side.
-    pub agents: FxIndexMap<String, AgentKind>,
+    agents: FxIndexMap<String, AgentKind>,
     /// Forced answers (examples), used before any agent.
-    pub forced: VecDeque<Answer>,
+    forced: VecDeque<Answer>,
     /// Every decision must take a forced answer (strict examples): none left is an error.
-    pub only_forced: bool,
+    only_forced: bool,
     /// The options of every decision asked, when an example records them.
-    pub offers: Option<Vec<Offer>>,
+    offers: Option<Vec<Offer>>,
     /// Forced draws (examples): the items the next draws take, in order.
-    pub forced_draws: VecDeque<String>,
+    forced_draws: VecDeque<String>,
     /// Hex ids as script strings, made once per game on first use (returning a
     /// hex to a script is then a reference count, not a formatted string).
-    pub hex_ids: std::cell::OnceCell<HexIds>,
+    hex_ids: std::cell::OnceCell<HexIds>,
     /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
     /// `muster play --profile`. Never read by rules.
-    pub timers: Timers,
+    timers: Timers,
     /// How a human is asked.
-    pub terminal: Box<dyn Terminal>,
+    terminal: Box<dyn Terminal>,
 }
 
 /// The optional script hooks the core calls, as the compiled scripts define them.
@@ -113,6 +113,157 @@ pub struct HexIds {
     ids: Vec<rhai::ImmutableString>,
     /// (address, length) of each id's text -> its hex.
     by_text: HashMap<(usize, usize), Hex>,
+}
+
+/// What the rest of the engine reads and changes of a world. The fields stay private: the
+/// decision protocol ([`decide`]) is the one other module that sees them.
+impl World {
+    /// The state.
+    #[must_use]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The state, to change.
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
+    /// The dice.
+    #[must_use]
+    pub fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    /// The dice, to roll, force or restore.
+    pub fn dice_mut(&mut self) -> &mut Dice {
+        &mut self.dice
+    }
+
+    /// The random agent's own stream (its position is saved with the game).
+    #[must_use]
+    pub fn agent_stream(&self) -> &Stream {
+        &self.agent_stream
+    }
+
+    /// Puts the dice and the random agent's stream back where a saved game left them.
+    pub fn restore_streams(&mut self, dice: StreamState, agent_stream: StreamState) {
+        self.dice = Dice::restore(self.ruleset.dice.clone(), dice);
+        self.agent_stream = Stream::restore(agent_stream);
+    }
+
+    /// The log.
+    #[must_use]
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// The log, to add to or restore.
+    pub fn log_mut(&mut self) -> &mut Log {
+        &mut self.log
+    }
+
+    /// The map.
+    #[must_use]
+    pub fn map(&self) -> &Rc<Map> {
+        &self.map
+    }
+
+    /// The ruleset's manifest and data.
+    #[must_use]
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+
+    /// The optional hooks the ruleset's scripts define.
+    #[must_use]
+    pub fn hooks(&self) -> Hooks {
+        self.hooks
+    }
+
+    /// The ruleset's LOS rules bound to the map.
+    #[must_use]
+    pub fn los(&self) -> &LosEvaluator {
+        &self.los
+    }
+
+    /// The ruleset's zone-of-control rules bound to the map.
+    #[must_use]
+    pub fn zoc(&self) -> &CompiledZoc {
+        &self.zoc
+    }
+
+    /// Who plays `side`, `None` for a side the ruleset lacks.
+    #[must_use]
+    pub fn agent(&self, side: &str) -> Option<&AgentKind> {
+        self.agents.get(side)
+    }
+
+    /// Hands every side to the random agent (an example that plays on at random).
+    pub fn all_random(&mut self) {
+        self.agents
+            .values_mut()
+            .for_each(|a| *a = AgentKind::Random);
+    }
+
+    /// Queues forced decisions, used before any agent.
+    pub fn force_decisions(&mut self, answers: impl IntoIterator<Item = Answer>) {
+        self.forced.extend(answers);
+    }
+
+    /// Forced decisions not yet used.
+    #[must_use]
+    pub fn forced_decisions_left(&self) -> usize {
+        self.forced.len()
+    }
+
+    /// Whether every decision must take a forced answer (strict examples).
+    pub fn set_only_forced(&mut self, only_forced: bool) {
+        self.only_forced = only_forced;
+    }
+
+    /// Records the options of every decision from now on.
+    pub fn record_offers(&mut self) {
+        self.offers = Some(Vec::new());
+    }
+
+    /// The decisions recorded since [`World::record_offers`], in order (none when not recording).
+    #[must_use]
+    pub fn offers(&self) -> &[Offer] {
+        self.offers.as_deref().unwrap_or_default()
+    }
+
+    /// Queues forced draws: the next draws take these items, in order.
+    pub fn force_draws(&mut self, items: impl IntoIterator<Item = String>) {
+        self.forced_draws.extend(items);
+    }
+
+    /// Forced draws not yet taken.
+    #[must_use]
+    pub fn forced_draws_left(&self) -> usize {
+        self.forced_draws.len()
+    }
+
+    /// The next forced draw, taken from the queue (`None` when none is left).
+    pub fn take_forced_draw(&mut self) -> Option<String> {
+        self.forced_draws.pop_front()
+    }
+
+    /// The script section timers.
+    #[must_use]
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+
+    /// The script section timers, to open and close sections.
+    pub fn timers_mut(&mut self) -> &mut Timers {
+        &mut self.timers
+    }
+
+    /// Replaces how a human is asked (tests).
+    pub fn set_terminal(&mut self, terminal: Box<dyn Terminal>) {
+        self.terminal = terminal;
+    }
 }
 
 impl World {

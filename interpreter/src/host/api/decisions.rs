@@ -119,7 +119,7 @@ fn read_rank(w: &World, d: &Dynamic) -> Rr<moves::Rank> {
                             .into_array()
                             .map_err(|t| format!("`rank.{k}`: a list, not {t}"))?;
                         let tags: Vec<String> = list.iter().map(ToString::to_string).collect();
-                        rank.terrain.push((w.map.tag_mask(&tags), points));
+                        rank.terrain.push((w.map().tag_mask(&tags), points));
                     }
                 }
             }
@@ -195,7 +195,7 @@ fn choose_move(
         let w = g.0.borrow();
         let lim = move_limits(&w, number_arg(mp, "mp")?, limits)?;
         let start = w.hex(from)?;
-        let reach = search::reachable(&w.map, w.profile(profile)?, start, &lim);
+        let reach = search::reachable(w.map(), w.profile(profile)?, start, &lim);
         let mut tags: Vec<String> = Vec::new();
         with_array("exclude_terrain", &mut |a| {
             tags = a.iter().map(ToString::to_string).collect();
@@ -209,10 +209,10 @@ fn choose_move(
                 .and_then(|d| d.as_bool().ok())
                 .unwrap_or(true),
             exclude: exclude.into_iter().collect(),
-            exclude_terrain: w.map.tag_mask(&tags),
+            exclude_terrain: w.map().tag_mask(&tags),
         };
-        let dests = moves::destinations(&w.map, start, &reach.costs, &filter);
-        (w.map.clone(), dests, reach)
+        let dests = moves::destinations(w.map(), start, &reach.costs, &filter);
+        (w.map().clone(), dests, reach)
     };
     let option = |i: usize| -> Dynamic {
         if i >= dests.len() {

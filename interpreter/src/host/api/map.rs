@@ -27,7 +27,7 @@ pub fn package() -> Module {
             "Whether `hex` is the id of a hex on the map.",
             "Returns `true` or `false`."
         ],
-        |g: &mut GameHandle, hex: &str| { g.0.borrow().map.parse(hex).is_ok() },
+        |g: &mut GameHandle, hex: &str| { g.0.borrow().map().parse(hex).is_ok() },
     );
     reg!(
         m,
@@ -39,7 +39,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle| -> Array {
             let w = g.0.borrow();
-            w.ids(w.map.hexes())
+            w.ids(w.map().hexes())
         },
     );
     reg!(
@@ -50,7 +50,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str| -> Rr<Array> {
         let w = g.0.borrow();
         let h = w.hex(hex)?;
-        Ok(w.ids(w.map.neighbours(h).collect::<Vec<_>>()))
+        Ok(w.ids(w.map().neighbours(h).collect::<Vec<_>>()))
     },
     );
     reg!(
@@ -94,7 +94,7 @@ pub fn package() -> Module {
             Ok(w.ids(
                 h.within(r.max(0) as u32)
                     .into_iter()
-                    .filter(|x| w.map.contains(*x)),
+                    .filter(|x| w.map().contains(*x)),
             ))
         },
     );
@@ -121,7 +121,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, d: INT| -> String {
             g.0.borrow()
-                .map
+                .map()
                 .direction_name(d.rem_euclid(6) as usize)
                 .to_string()
         },
@@ -137,7 +137,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str| -> Rr<Array> {
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            Ok(w.map
+            Ok(w.map()
                 .terrain(h)
                 .into_iter()
                 .map(|t| Dynamic::from(t.to_string()))
@@ -154,7 +154,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, hex: &str, tag: &str| -> Rr<bool> {
             let w = g.0.borrow();
-            Ok(w.map.has_terrain(w.hex(hex)?, tag))
+            Ok(w.map().has_terrain(w.hex(hex)?, tag))
         },
     );
     reg!(
@@ -167,7 +167,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, hex: &str| -> Rr<INT> {
             let w = g.0.borrow();
-            Ok(INT::from(w.map.elevation(w.hex(hex)?)))
+            Ok(INT::from(w.map().elevation(w.hex(hex)?)))
         },
     );
     reg!(
@@ -180,7 +180,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
             let w = g.0.borrow();
-            Ok(w.map
+            Ok(w.map()
                 .hexside(w.hex(a)?, w.hex(b)?)
                 .into_iter()
                 .map(|t| Dynamic::from(t.to_string()))
@@ -197,8 +197,8 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, a: &str, b: &str, f: &str| -> Rr<bool> {
             let w = g.0.borrow();
-            let bit = w.map.feature_bit(f).unwrap_or(0);
-            Ok(w.map.side_bits(w.hex(a)?, w.hex(b)?) & bit != 0)
+            let bit = w.map().feature_bit(f).unwrap_or(0);
+            Ok(w.map().side_bits(w.hex(a)?, w.hex(b)?) & bit != 0)
         },
     );
     reg!(
@@ -211,7 +211,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str| -> Rr<Array> {
             let w = g.0.borrow();
-            match w.map.area(name) {
+            match w.map().area(name) {
                 Some(a) => Ok(w.ids(a)),
                 None => fail(format!("the map has no area `{name}`")),
             }
@@ -227,8 +227,8 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str| -> Rr<String> {
             let w = g.0.borrow();
-            match w.map.place(name) {
-                Some(h) => Ok(w.map.id(h)),
+            match w.map().place(name) {
+                Some(h) => Ok(w.map().id(h)),
                 None => fail(format!("the map has no place `{name}`")),
             }
         },
@@ -245,7 +245,7 @@ pub fn package() -> Module {
             // every pair of firer and target).
             let (ha, hb, has_hook) = {
                 let w = g.0.borrow();
-                (w.hex(a)?, w.hex(b)?, w.hooks.los_override)
+                (w.hex(a)?, w.hex(b)?, w.hooks().los_override)
             };
             sees(&ctx, g, ha, hb, has_hook)
         },
@@ -293,7 +293,7 @@ pub fn package() -> Module {
             // ends excluded: `game.line` flattened, for a query's `in` (units under the line).
             let w = g.0.borrow();
             let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
-            Ok(w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map.contains(*h))))
+            Ok(w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map().contains(*h))))
         },
     );
     reg!(
@@ -308,7 +308,7 @@ pub fn package() -> Module {
             // Hexes from `hex` to the nearest hex on the map's edge (0 on the edge).
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            let edge = w.map.edge_area("edge").unwrap_or_default();
+            let edge = w.map().edge_area("edge").unwrap_or_default();
             Ok(edge
                 .iter()
                 .map(|e| INT::from(e.distance(h)))
@@ -325,8 +325,8 @@ fn los(ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str) -> Rr<Dynam
     let (verdict, has_hook) = {
         let w = g.0.borrow();
         let (ha, hb) = (w.hex(a)?, w.hex(b)?);
-        let v = w.los.evaluate(&w.map, ha, hb, |h| w.state.occupied(h));
-        (v, w.hooks.los_override)
+        let v = w.los().evaluate(w.map(), ha, hb, |h| w.state().occupied(h));
+        (v, w.hooks().los_override)
     };
     let m = Dynamic::from_map(verdict_map(&verdict));
     if has_hook {
@@ -352,7 +352,7 @@ fn in_sight(
         (
             hex_list(&w, &from, "`from`")?,
             hex_list(&w, &to, "`to`")?,
-            w.hooks.los_override,
+            w.hooks().los_override,
         )
     };
     let in_range = |a: Hex, b: Hex| (min..=max).contains(&INT::from(a.distance(b)));
@@ -401,14 +401,14 @@ fn adjacent_across(
     let from: HashSet<Hex> = hex_list(&w, &from, "`from`")?.into_iter().collect();
     let feature_mask = |names: &Array| -> u64 {
         let names: Vec<String> = names.iter().map(ToString::to_string).collect();
-        w.map.feature_mask(&names)
+        w.map().feature_mask(&names)
     };
     let (blocked, crossing) = (feature_mask(&blocked_by), feature_mask(&crossings));
     let mut out = Array::new();
     for t in hex_list(&w, &to, "`to`")? {
-        let open = w.map.neighbours(t).into_iter().any(|n| {
+        let open = w.map().neighbours(t).into_iter().any(|n| {
             from.contains(&n) && {
-                let side = w.map.side_bits(n, t);
+                let side = w.map().side_bits(n, t);
                 side & blocked == 0 || side & crossing != 0
             }
         });
@@ -441,7 +441,7 @@ fn verdict_map(v: &Verdict) -> RMap {
 fn sees(ctx: &NativeCallContext, g: &GameHandle, a: Hex, b: Hex, has_hook: bool) -> Rr<bool> {
     let (verdict, ids) = {
         let w = g.0.borrow();
-        let v = w.los.evaluate(&w.map, a, b, |h| w.state.occupied(h));
+        let v = w.los().evaluate(w.map(), a, b, |h| w.state().occupied(h));
         (v, (w.hex_id(a), w.hex_id(b)))
     };
     if !has_hook {

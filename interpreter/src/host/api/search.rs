@@ -32,7 +32,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, profile: &str, a: &str, b: &str| -> Rr<FLOAT> {
             let w = g.0.borrow();
             let p = w.profile(profile)?;
-            Ok(p.step_cost(&w.map, w.hex(a)?, w.hex(b)?).unwrap_or(-1.0))
+            Ok(p.step_cost(w.map(), w.hex(a)?, w.hex(b)?).unwrap_or(-1.0))
         },
     );
     reg!(
@@ -94,7 +94,7 @@ pub fn package() -> Module {
         &["Whether a unit in `from` has the adjacent `to` in its zone of control, by the ruleset's `zoc` rules.", "Returns `true` or `false`."],
         |g: &mut GameHandle, from: &str, to: &str| -> Rr<bool> {
             let w = g.0.borrow();
-            Ok(w.zoc.reaches(&w.map, w.hex(from)?, w.hex(to)?))
+            Ok(w.zoc().reaches(w.map(), w.hex(from)?, w.hex(to)?))
         },
     );
     reg!(m, "hexes_within_any", &["game", "hexes", "radius"], &["Every map hex within `radius` of any of `hexes` (a list of hexes; themselves included), each once: the hexes next to the enemy, a zone around the guns.", "Returns an array of hex ids in the order found."], hexes_within_any);
@@ -108,7 +108,7 @@ pub fn package() -> Module {
             let list = hex_list(&w, &hexes, "`hexset`")?;
             Ok(HexSet {
                 hexes: Rc::new(HexGroup::new(list)),
-                map: w.map.clone(),
+                map: w.map().clone(),
             })
         },
     );
@@ -159,7 +159,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hexes: Dynamic| -> Rr<Array> {
         let w = g.0.borrow();
         let hs = hex_list(&w, &hexes, "`hexes`")?;
-        Ok(w.ids(w.zoc.zone(&w.map, hs)))
+        Ok(w.ids(w.zoc().zone(w.map(), hs)))
     },
     );
     reg!(
@@ -171,7 +171,7 @@ pub fn package() -> Module {
             let w = g.0.borrow();
             let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
             Ok(w.ids(search::retreat_hexes(
-                &w.map,
+                w.map(),
                 w.profile(profile)?,
                 w.hex(hex)?,
                 steps.max(0) as u32,
@@ -195,7 +195,7 @@ fn reached(
     // road net, say), without handing every reached hex to the script.
     let w = g.0.borrow();
     let limits = move_limits(&w, number_arg(&mp, "mp")?, &opts)?;
-    let costs = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits).costs;
+    let costs = search::reachable(w.map(), w.profile(profile)?, w.hex(hex)?, &limits).costs;
     let reached: HashSet<Hex> = costs.into_iter().map(|(h, _)| h).collect();
     Ok(hex_list(&w, &targets, "`targets`")?
         .into_iter()
@@ -209,7 +209,7 @@ fn path(g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Dynami
     let w = g.0.borrow();
     let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
     Ok(search::path(
-        &w.map,
+        w.map(),
         w.profile(profile)?,
         w.hex(from)?,
         w.hex(to)?,
@@ -227,7 +227,7 @@ fn hexes_within_any(g: &mut GameHandle, hexes: Dynamic, r: INT) -> Rr<Array> {
     let mut seen = FxIndexSet::default();
     for h in hex_list(&w, &hexes, "`hexes`")? {
         for x in h.within(r.max(0) as u32) {
-            if w.map.contains(x) {
+            if w.map().contains(x) {
                 seen.insert(x);
             }
         }
@@ -260,10 +260,10 @@ fn zoc_linked(g: &mut GameHandle, from: Dynamic, to: Dynamic) -> Rr<Array> {
     let mut out = Array::new();
     for t in hex_list(&w, &to, "`to`")? {
         let linked = w
-            .map
+            .map()
             .neighbours(t)
             .into_iter()
-            .any(|n| from.contains(&n) && w.zoc.reaches(&w.map, n, t));
+            .any(|n| from.contains(&n) && w.zoc().reaches(w.map(), n, t));
         if linked {
             out.push(w.hex_id(t).into());
         }
@@ -314,10 +314,10 @@ pub(super) fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
 /// The hexes a unit at `hex` can reach with `mp`, and the least cost of each.
 fn reachable_from(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<RMap> {
     let limits = move_limits(w, mp, opts)?;
-    let costs = search::reachable(&w.map, w.profile(profile)?, w.hex(hex)?, &limits).costs;
+    let costs = search::reachable(w.map(), w.profile(profile)?, w.hex(hex)?, &limits).costs;
     Ok(costs
         .into_iter()
-        .map(|(h, c)| (w.map.id(h).into(), Dynamic::from_float(c)))
+        .map(|(h, c)| (w.map().id(h).into(), Dynamic::from_float(c)))
         .collect())
 }
 
@@ -326,6 +326,6 @@ fn reachable_from(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -
 fn route_to(w: &World, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<Array> {
     let limits = move_limits(w, mp, opts)?;
     let (start, goal) = (w.hex(hex)?, w.hex(to)?);
-    let reach = search::reachable(&w.map, w.profile(profile)?, start, &limits);
+    let reach = search::reachable(w.map(), w.profile(profile)?, start, &limits);
     Ok(reach.route_to(goal).map(|r| w.ids(r)).unwrap_or_default())
 }

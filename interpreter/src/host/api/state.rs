@@ -23,14 +23,14 @@ pub fn package() -> Module {
         "turn",
         &["game"],
         &["The current game turn (`game.turn`), counted from the scenario's first turn."],
-        |g: &mut GameHandle| g.0.borrow().state.turn,
+        |g: &mut GameHandle| g.0.borrow().state().turn,
     );
     reg_get!(
         m,
         "last_turn",
         &["game"],
         &["The scenario's last game turn (`game.last_turn`); the game ends after it."],
-        |g: &mut GameHandle| { g.0.borrow().state.last_turn },
+        |g: &mut GameHandle| { g.0.borrow().state().last_turn },
     );
     reg!(
         m,
@@ -40,7 +40,7 @@ pub fn package() -> Module {
             "Ends the game at the end of this turn, before the turn marker moves on.",
             "Returns nothing."
         ],
-        |g: &mut GameHandle| { g.0.borrow_mut().state.ended = true },
+        |g: &mut GameHandle| { g.0.borrow_mut().state_mut().ended = true },
     );
     reg_get!(
         m,
@@ -48,7 +48,7 @@ pub fn package() -> Module {
         &["game"],
         &["The name of the current phase (`game.phase`), as last set by `set_phase`; `\"\"` before any."],
         |g: &mut GameHandle| {
-        g.0.borrow().state.phase.clone()
+        g.0.borrow().state().phase.clone()
     },
     );
     reg!(
@@ -59,7 +59,7 @@ pub fn package() -> Module {
             "Sets the name of the current phase to `phase`.",
             "Returns nothing."
         ],
-        |g: &mut GameHandle, p: &str| { g.0.borrow_mut().state.phase = p.to_string() },
+        |g: &mut GameHandle, p: &str| { g.0.borrow_mut().state_mut().phase = p.to_string() },
     );
     reg!(
         m,
@@ -71,7 +71,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle| -> Array {
             g.0.borrow()
-                .ruleset
+                .ruleset()
                 .sides
                 .iter()
                 .cloned()
@@ -87,8 +87,7 @@ pub fn package() -> Module {
         &["Who plays `side`.", "Returns `\"human\"`, `\"random\"`, `\"bot\"` or `\"replay\"`; `\"\"` for a side the ruleset lacks."],
         |g: &mut GameHandle, side: &str| -> String {
         g.0.borrow()
-            .agents
-            .get(side)
+            .agent(side)
             .map_or("", |a| a.name())
             .to_string()
     },
@@ -102,7 +101,7 @@ pub fn package() -> Module {
             "Returns the value, 0 when the track was never set."
         ],
         |g: &mut GameHandle, name: &str| -> INT {
-            g.0.borrow().state.tracks.get(name).copied().unwrap_or(0)
+            g.0.borrow().state().tracks.get(name).copied().unwrap_or(0)
         },
     );
     reg!(
@@ -111,7 +110,10 @@ pub fn package() -> Module {
         &["game", "name", "value"],
         &["Sets track `name` to `value`.", "Returns nothing."],
         |g: &mut GameHandle, name: &str, v: INT| {
-            g.0.borrow_mut().state.tracks.insert(name.to_string(), v);
+            g.0.borrow_mut()
+                .state_mut()
+                .tracks
+                .insert(name.to_string(), v);
         },
     );
     reg!(
@@ -124,7 +126,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str, v: INT| -> INT {
             let mut w = g.0.borrow_mut();
-            let t = w.state.tracks.entry(name.to_string()).or_insert(0);
+            let t = w.state_mut().tracks.entry(name.to_string()).or_insert(0);
             *t += v;
             *t
         },
@@ -139,7 +141,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, key: &str| -> Dynamic {
             g.0.borrow()
-                .state
+                .state()
                 .globals
                 .get(key)
                 .map_or(Dynamic::UNIT, Value::to_dynamic)
@@ -152,7 +154,7 @@ pub fn package() -> Module {
         &["Stores `value` (plain data: numbers, text, booleans, arrays, maps) as global `key`, saved with the game.", "Returns nothing; a value that is not plain data is an error."],
         |g: &mut GameHandle, key: &str, v: Dynamic| -> Rr<()> {
             let v = to_value(&v)?;
-            g.0.borrow_mut().state.globals.insert(key.to_string(), v);
+            g.0.borrow_mut().state_mut().globals.insert(key.to_string(), v);
             Ok(())
         },
     );
@@ -163,7 +165,7 @@ pub fn package() -> Module {
         &["One entry, `field`, of the map global `key`, without copying the whole map into the script.", "Returns a copy of the entry, `()` when the global or the entry is unset or the global is not a map."],
         |g: &mut GameHandle, key: &str, field: &str| -> Dynamic {
             // One entry of a map global, without copying the whole map into the script.
-            match g.0.borrow().state.globals.get(key) {
+            match g.0.borrow().state().globals.get(key) {
                 Some(Value::Map(m)) => m.get(field).map_or(Dynamic::UNIT, Value::to_dynamic),
                 _ => Dynamic::UNIT,
             }
@@ -179,7 +181,7 @@ pub fn package() -> Module {
             "Returns its value, `()` when unset."
         ],
         |g: &mut GameHandle, key: &str| -> Dynamic {
-            match g.0.borrow().state.globals.get("options") {
+            match g.0.borrow().state().globals.get("options") {
                 Some(Value::Map(m)) => m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic),
                 _ => Dynamic::UNIT,
             }
@@ -193,7 +195,7 @@ pub fn package() -> Module {
         &["game", "name"],
         &["Whether the scenario option `name` is set to `true`: the usual test of an optional rule in one call.", "Returns `true` or `false` (`false` when unset or set to anything else)."],
         |g: &mut GameHandle, key: &str| -> bool {
-        match g.0.borrow().state.globals.get("options") {
+        match g.0.borrow().state().globals.get("options") {
             Some(Value::Map(m)) => matches!(m.get(key), Some(Value::Bool(true))),
             _ => false,
         }
@@ -205,7 +207,7 @@ pub fn package() -> Module {
         &["game", "key"],
         &["The ruleset data `key` from `ruleset.ron` (`data: { ... }`).", "Returns a copy of the value (read it once per procedure); a key the ruleset lacks is an error."],
         |g: &mut GameHandle, key: &str| -> Rr<Dynamic> {
-        match g.0.borrow().ruleset.data.get(key) {
+        match g.0.borrow().ruleset().data.get(key) {
             Some(v) => Ok(v.to_dynamic()),
             None => fail(format!("the ruleset has no data `{key}`")),
         }
@@ -220,7 +222,7 @@ pub fn package() -> Module {
             "Returns a copy of the value, `()` when unset; a side the ruleset lacks is an error."
         ],
         |g: &mut GameHandle, side: &str, key: &str| -> Rr<Dynamic> {
-            match g.0.borrow().state.sides.get(side) {
+            match g.0.borrow().state().sides.get(side) {
                 Some(m) => Ok(m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic)),
                 None => fail(format!("no side `{side}`")),
             }
@@ -236,7 +238,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, side: &str, key: &str, v: Dynamic| -> Rr<()> {
             let v = to_value(&v)?;
-            match g.0.borrow_mut().state.sides.get_mut(side) {
+            match g.0.borrow_mut().state_mut().sides.get_mut(side) {
                 Some(m) => {
                     m.insert(key.to_string(), v);
                     Ok(())
@@ -256,7 +258,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str| -> Array {
             g.0.borrow()
-                .state
+                .state()
                 .decks
                 .get(name)
                 .map(|d| d.iter().cloned().map(Dynamic::from).collect())
@@ -273,7 +275,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str, item: &str| {
             g.0.borrow_mut()
-                .state
+                .state_mut()
                 .decks
                 .entry(name.to_string())
                 .or_default()
@@ -300,7 +302,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str, item: &str| -> bool {
             let mut w = g.0.borrow_mut();
-            let deck = w.state.decks.entry(name.to_string()).or_default();
+            let deck = w.state_mut().decks.entry(name.to_string()).or_default();
             match deck.iter().position(|x| x == item) {
                 Some(i) => {
                     deck.remove(i);
@@ -321,7 +323,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str| -> Dynamic {
             let mut w = g.0.borrow_mut();
-            match w.state.decks.get_mut(name) {
+            match w.state_mut().decks.get_mut(name) {
                 Some(d) if !d.is_empty() => d.remove(0).into(),
                 _ => Dynamic::UNIT,
             }
@@ -337,13 +339,13 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, name: &str| {
             let mut w = g.0.borrow_mut();
-            let mut deck = w.state.decks.shift_remove(name).unwrap_or_default();
+            let mut deck = w.state_mut().decks.shift_remove(name).unwrap_or_default();
             // Fisher–Yates on the game's own stream.
             for i in (1..deck.len()).rev() {
-                let j = w.dice.draw_index(i + 1);
+                let j = w.dice_mut().draw_index(i + 1);
                 deck.swap(i, j);
             }
-            w.state.decks.insert(name.to_string(), deck);
+            w.state_mut().decks.insert(name.to_string(), deck);
         },
     );
     // Log.
@@ -378,7 +380,7 @@ pub fn package() -> Module {
             "Returns nothing."
         ],
         |g: &mut GameHandle, name: &str| {
-            g.0.borrow_mut().timers.enter_at(name, operations());
+            g.0.borrow_mut().timers_mut().enter_at(name, operations());
         },
     );
     reg!(
@@ -387,7 +389,7 @@ pub fn package() -> Module {
         &["game", "name"],
         &["Closes profiling section `name` and any left open inside it; a name not open is ignored.", "Returns nothing."],
         |g: &mut GameHandle, name: &str| {
-        g.0.borrow_mut().timers.leave_at(name, operations());
+        g.0.borrow_mut().timers_mut().leave_at(name, operations());
     },
     );
     reg!(
@@ -446,7 +448,7 @@ pub fn package() -> Module {
 fn other_side(g: &mut GameHandle, side: &str) -> Rr<rhai::ImmutableString> {
     // The opponent in a two-sided game: one call for the helper every ruleset writes.
     let w = g.0.borrow();
-    match w.ruleset.sides.as_slice() {
+    match w.ruleset().sides.as_slice() {
         [a, b] if a == side => Ok(b.as_str().into()),
         [a, b] if b == side => Ok(a.as_str().into()),
         [_, _] => fail(format!("`other_side`: no side `{side}`")),
@@ -461,14 +463,14 @@ fn other_side(g: &mut GameHandle, side: &str) -> Rr<rhai::ImmutableString> {
 fn set_at(g: &mut GameHandle, key: &str, field: &str, v: Dynamic) -> Rr<()> {
     let v = to_value(&v)?;
     let mut w = g.0.borrow_mut();
-    match w.state.globals.get_mut(key) {
+    match w.state_mut().globals.get_mut(key) {
         Some(Value::Map(m)) => {
             m.insert(field.to_string(), v);
             Ok(())
         }
         None => {
             let m = indexmap::IndexMap::from([(field.to_string(), v)]);
-            w.state.globals.insert(key.to_string(), Value::Map(m));
+            w.state_mut().globals.insert(key.to_string(), Value::Map(m));
             Ok(())
         }
         Some(_) => fail(format!("`set_at`: global `{key}` is not a map")),
@@ -485,27 +487,30 @@ fn set_deck(g: &mut GameHandle, name: &str, items: Array) -> Rr<()> {
                 .map_err(|t| format!("a deck holds text, not {t}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    g.0.borrow_mut().state.decks.insert(name.to_string(), items);
+    g.0.borrow_mut()
+        .state_mut()
+        .decks
+        .insert(name.to_string(), items);
     Ok(())
 }
 
 /// Draws a random item from deck (cup) `name` with the game's dice, removes it and logs the draw; an example may force the item.
 fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
     let mut w = g.0.borrow_mut();
-    let n = w.state.decks.get(name).map_or(0, Vec::len);
+    let n = w.state().decks.get(name).map_or(0, Vec::len);
     if n == 0 {
         return Ok(Dynamic::UNIT);
     }
     // A worked example may force the draw; the item must be in the deck.
-    let i = match w.forced_draws.pop_front() {
-        Some(want) => w.state.decks[name]
+    let i = match w.take_forced_draw() {
+        Some(want) => w.state().decks[name]
             .iter()
             .position(|x| *x == want)
             .ok_or_else(|| format!("forced draw `{want}` is not in deck `{name}`"))?,
-        None => w.dice.draw_index(n),
+        None => w.dice_mut().draw_index(n),
     };
     let item = w
-        .state
+        .state_mut()
         .decks
         .get_mut(name)
         .map(|d| d.remove(i))
@@ -517,9 +522,9 @@ fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
 /// Rolls the last group of dice again, logging a `reroll` event and the new rolls.
 fn reroll(g: &mut GameHandle) -> Rr<Array> {
     let mut w = g.0.borrow_mut();
-    let rolls = w.dice.reroll().map_err(|e| e.to_string())?;
-    let turn = w.state.turn;
-    w.log.push(
+    let rolls = w.dice_mut().reroll().map_err(|e| e.to_string())?;
+    let turn = w.state().turn;
+    w.log_mut().push(
         turn,
         crate::world::log::Entry::Event {
             kind: "reroll".into(),
@@ -527,7 +532,7 @@ fn reroll(g: &mut GameHandle) -> Rr<Array> {
         },
     );
     for r in &rolls {
-        w.log.push(
+        w.log_mut().push(
             turn,
             crate::world::log::Entry::Roll {
                 die: r.die.clone(),

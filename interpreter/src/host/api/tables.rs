@@ -108,7 +108,7 @@ pub fn package() -> Module {
         &["The label of the column `shift` columns from `column` (a label or a value) in `table`, clamped at the ends.", "Returns the label."],
         |g: &mut GameHandle, table: &str, col: Dynamic, shift: INT| -> Rr<String> {
             let w = g.0.borrow();
-            let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+            let grid = w.ruleset().tables.grid(table).map_err(|e| e.to_string())?;
             let col = column_arg(&col)?;
             let i = grid
                 .shifted(table, &column_key(&col), shift)
@@ -127,7 +127,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, table: &str| -> Rr<Array> {
             // The column labels in order: one call where a script would step with `column`.
             let w = g.0.borrow();
-            let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+            let grid = w.ruleset().tables.grid(table).map_err(|e| e.to_string())?;
             Ok(grid.columns.iter().map(|c| c.clone().into()).collect())
         },
     );
@@ -142,7 +142,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> Rr<Dynamic> {
             let w = g.0.borrow();
-            Ok(w.ruleset
+            Ok(w.ruleset()
                 .tables
                 .value(table, entry, field)
                 .map_err(|e| e.to_string())?
@@ -160,7 +160,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle, table: &str, entry: &str, field: &str| -> bool {
             g.0.borrow()
-                .ruleset
+                .ruleset()
                 .tables
                 .value(table, entry, field)
                 .is_ok()
@@ -172,7 +172,7 @@ pub fn package() -> Module {
 /// The column of `table` for `attack` divided by `defence`, rounded in the defender's favour.
 fn odds(g: &mut GameHandle, table: &str, attack: INT, defence: INT) -> Rr<String> {
     let w = g.0.borrow();
-    let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+    let grid = w.ruleset().tables.grid(table).map_err(|e| e.to_string())?;
     if defence <= 0 {
         return Ok(grid.columns.last().cloned().unwrap_or_default());
     }
@@ -198,7 +198,7 @@ fn chart_band(
     for f in &fields {
         let f = f.to_string();
         let v = w
-            .ruleset
+            .ruleset()
             .tables
             .value(table, entry, &f)
             .map_err(|e| e.to_string())?;
@@ -303,7 +303,7 @@ fn row_arg(d: &Dynamic) -> Rr<Result<i64, String>> {
 }
 
 fn lookup(w: &World, table: &str, col: &Dynamic, row: &Dynamic, shift: INT) -> Rr<Dynamic> {
-    let grid = w.ruleset.tables.grid(table).map_err(|e| e.to_string())?;
+    let grid = w.ruleset().tables.grid(table).map_err(|e| e.to_string())?;
     let col = column_arg(col)?;
     let row = row_arg(row)?;
     let rq = match &row {

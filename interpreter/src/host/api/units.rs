@@ -43,7 +43,7 @@ pub fn package() -> Module {
         ],
         |g: &mut GameHandle| -> Array {
             g.0.borrow()
-                .state
+                .state()
                 .units
                 .keys()
                 .cloned()
@@ -60,7 +60,13 @@ pub fn package() -> Module {
             "Returns an array of unit ids in set-up order (empty for an unknown side)."
         ],
         |g: &mut GameHandle, side: &str| -> Array {
-            ids_of(g.0.borrow().state.units.values().filter(|u| u.side == side))
+            ids_of(
+                g.0.borrow()
+                    .state()
+                    .units
+                    .values()
+                    .filter(|u| u.side == side),
+            )
         },
     );
     reg!(
@@ -74,7 +80,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str| -> Rr<Array> {
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            Ok(ids_of(w.state.units_at(h)))
+            Ok(ids_of(w.state().units_at(h)))
         },
     );
     reg!(
@@ -88,7 +94,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, filter: RMap| -> Rr<Array> {
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            Ok(ids_of(w.state.units.values().filter(|u| f.accepts(u))))
+            Ok(ids_of(w.state().units.values().filter(|u| f.accepts(u))))
         },
     );
     reg!(
@@ -111,7 +117,7 @@ pub fn package() -> Module {
             // The sum of `strength`, `rating` or a numeric property over the matching units.
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            Ok(w.state
+            Ok(w.state()
                 .units
                 .values()
                 .filter(|u| f.accepts(u))
@@ -127,7 +133,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, filter: RMap| -> Rr<INT> {
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            Ok(w.state.units.values().filter(|u| f.accepts(u)).count() as INT)
+            Ok(w.state().units.values().filter(|u| f.accepts(u)).count() as INT)
         },
     );
     reg!(
@@ -141,7 +147,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, side: &str| -> Array {
             ids_of(
                 g.0.borrow()
-                    .state
+                    .state()
                     .units
                     .values()
                     .filter(|u| u.side == side && u.location.is_some()),
@@ -160,7 +166,7 @@ pub fn package() -> Module {
             let w = g.0.borrow();
             w.stack_counts(side)
                 .into_iter()
-                .map(|(h, n)| (w.map.id(h).into(), Dynamic::from_int(n)))
+                .map(|(h, n)| (w.map().id(h).into(), Dynamic::from_int(n)))
                 .collect()
         },
     );
@@ -182,7 +188,7 @@ pub fn package() -> Module {
             "Whether the game has a unit `id`.",
             "Returns `true` or `false`."
         ],
-        |g: &mut GameHandle, id: &str| { g.0.borrow().state.units.contains_key(id) },
+        |g: &mut GameHandle, id: &str| { g.0.borrow().state().units.contains_key(id) },
     );
     reg!(m, "unit", &["game", "id"], &["A snapshot of unit `id`.", "Returns `#{ id, name, side, kind, strength, rating, at, face, markers, props }` (`at` is `()` off the map); an unknown unit is an error."], unit);
     reg!(m, "describe", &["game", "units", "template", "separator"], &["Each unit of the list of ids `units` through `template`, joined by `separator`: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`, `{rating}`, `{face}` and `{at}` (its hex, `\"\"` off the map) are replaced, other text stays.", "Returns the text; an unknown unit is an error."], describe);
@@ -207,7 +213,7 @@ pub fn package() -> Module {
             // (a combat's labels name the defenders of each target).
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
-            let units = w.state.units.values().filter(|u| f.accepts(u));
+            let units = w.state().units.values().filter(|u| f.accepts(u));
             Ok(describe_units(&w, units, template, separator))
         },
     );
@@ -478,7 +484,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, markers: Array| {
             // Takes these markers off every unit (the end of a phase, say).
             let names: Vec<String> = markers.iter().map(ToString::to_string).collect();
-            for u in g.0.borrow_mut().state.units.values_mut() {
+            for u in g.0.borrow_mut().state_mut().units.values_mut() {
                 for m in &names {
                     u.markers.shift_remove(m);
                 }
@@ -515,7 +521,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str| -> Rr<Array> {
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            Ok(w.state
+            Ok(w.state()
                 .hex_markers
                 .get(&h)
                 .map(|s| s.iter().cloned().map(Dynamic::from).collect())
@@ -533,7 +539,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str, m: &str| -> Rr<()> {
             let mut w = g.0.borrow_mut();
             let h = w.hex(hex)?;
-            w.state
+            w.state_mut()
                 .hex_markers
                 .entry(h)
                 .or_default()
@@ -552,7 +558,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str, m: &str| -> Rr<bool> {
             let mut w = g.0.borrow_mut();
             let h = w.hex(hex)?;
-            Ok(w.state
+            Ok(w.state_mut()
                 .hex_markers
                 .get_mut(&h)
                 .is_some_and(|s| s.shift_remove(m)))
@@ -569,7 +575,7 @@ pub fn package() -> Module {
         |g: &mut GameHandle, m: &str| -> Array {
             let w = g.0.borrow();
             let hexes: Vec<Hex> = w
-                .state
+                .state()
                 .hex_markers
                 .iter()
                 .filter(|(_, s)| s.contains(m))
@@ -586,8 +592,8 @@ fn hexes_where(g: &mut GameHandle, filter: RMap) -> Rr<Array> {
     let w = g.0.borrow();
     let f = unit_filter(&w, &filter)?;
     let mut seen: FxIndexSet<Hex> =
-        FxIndexSet::with_capacity_and_hasher(w.state.units.len(), rustc_hash::FxBuildHasher);
-    for u in w.state.units.values() {
+        FxIndexSet::with_capacity_and_hasher(w.state().units.len(), rustc_hash::FxBuildHasher);
+    for u in w.state().units.values() {
         if let Some(h) = u.location.filter(|_| f.accepts(u)) {
             seen.insert(h);
         }
@@ -602,8 +608,8 @@ fn prop_sums(g: &mut GameHandle, filter: RMap, prop: &str) -> Rr<RMap> {
     let w = g.0.borrow();
     let f = unit_filter(&w, &filter)?;
     let mut sums: FxIndexMap<Hex, FLOAT> =
-        FxIndexMap::with_capacity_and_hasher(w.state.units.len(), rustc_hash::FxBuildHasher);
-    for u in w.state.units.values() {
+        FxIndexMap::with_capacity_and_hasher(w.state().units.len(), rustc_hash::FxBuildHasher);
+    for u in w.state().units.values() {
         let Some(h) = u.location.filter(|_| f.accepts(u)) else {
             continue;
         };
@@ -611,15 +617,15 @@ fn prop_sums(g: &mut GameHandle, filter: RMap, prop: &str) -> Rr<RMap> {
     }
     Ok(sums
         .into_iter()
-        .map(|(h, v)| (w.map.id(h).into(), Dynamic::from_float(v)))
+        .map(|(h, v)| (w.map().id(h).into(), Dynamic::from_float(v)))
         .collect())
 }
 
 /// The hexes the units of `side` stand in.
 fn occupied_hexes(g: &mut GameHandle, side: &str) -> Array {
     let w = g.0.borrow();
-    let mut seen = Vec::with_capacity(w.state.units.len());
-    for u in w.state.units.values() {
+    let mut seen = Vec::with_capacity(w.state().units.len());
+    for u in w.state().units.values() {
         if let Some(h) = u.location.filter(|_| u.side == side) {
             if !seen.contains(&h) {
                 seen.push(h);
