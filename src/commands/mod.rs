@@ -9,6 +9,7 @@ macro_rules! out {
     }};
 }
 
+pub mod api;
 pub mod check;
 pub mod los;
 pub mod play;

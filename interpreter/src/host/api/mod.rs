@@ -33,7 +33,6 @@ pub mod units;
 
 use crate::world::GameHandle;
 use rhai::{Engine, FuncRegistration, Module, RhaiNativeFunc};
-use std::any::TypeId;
 
 /// One package of the API: its name, its heading and introduction in the reference, and the
 /// function that builds it.
@@ -106,7 +105,7 @@ pub fn register(engine: &mut Engine) {
 }
 
 /// The parameter information the metadata keeps for `FUNC`: each of `params` with its Rust type,
-/// then the return type unless it is `()` (as Rhai's own `register_fn` records it).
+/// then the type it returns to the script (`()` for nothing; the `Ok` type of a fallible one).
 fn params_info<A: 'static, const N: usize, const X: bool, R: 'static, const F: bool, FUNC>(
     name: &str,
     params: &[&str],
@@ -126,9 +125,13 @@ where
         .zip(types)
         .map(|(p, t)| format!("{p}: {t}"))
         .collect();
-    if FUNC::return_type() != TypeId::of::<()>() {
-        info.push(FUNC::return_type_name().to_string());
-    }
+    // A fallible function returns its `Ok` type to the script.
+    let returned = if F {
+        std::any::type_name::<R>()
+    } else {
+        FUNC::return_type_name()
+    };
+    info.push(returned.to_string());
     info
 }
 
