@@ -2,7 +2,7 @@
 //! canonical hexsides and the centre-to-centre line trace used by line of sight.
 //!
 //! Geometry knows nothing of terrain or of how a map numbers its hexes; see
-//! [`crate::geom::numbering`] for printed ids and [`crate::geom::map`] for what is in a hex.
+//! `numbering` for printed ids and `map` for what is in a hex.
 
 use serde::{Deserialize, Serialize};
 

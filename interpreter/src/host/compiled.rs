@@ -49,7 +49,7 @@ impl CompiledRuleset {
 
     fn load_with(path: &Path, profiled: bool) -> Result<CompiledRuleset> {
         let ruleset = Ruleset::load(path)?;
-        let engine = engine::build_engine(&ruleset.limits, &rulesets_dir(&ruleset.dir));
+        let engine = super::build_engine(&ruleset.limits, &rulesets_dir(&ruleset.dir));
         let mut ast = AST::empty();
         let mut sources = IndexMap::new();
         let texts = ruleset

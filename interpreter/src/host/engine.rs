@@ -122,9 +122,10 @@ pub fn operations() -> u64 {
     OPERATIONS.with(std::cell::Cell::get)
 }
 
-/// Builds the engine for a ruleset: limits, the import resolver and the API.
+/// An engine for a ruleset without the API: its limits, the import resolver, no `eval`, no
+/// printing. [`crate::host::build_engine`] adds the API.
 #[must_use]
-pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
+pub fn configured(limits: &Limits, rulesets_dir: &Path) -> Engine {
     let mut engine = Engine::new();
     // Scripts are compiled once and run many times: fold what can be folded. Every API
     // function takes the game, so no call with side effects is folded away.
@@ -145,6 +146,5 @@ pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
     });
     // Scripts print through the log, not straight to the terminal.
     engine.on_print(|_| {});
-    super::api::register(&mut engine);
     engine
 }

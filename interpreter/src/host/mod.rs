@@ -13,3 +13,16 @@ pub mod desugar;
 pub mod engine;
 pub mod lines;
 pub mod profile;
+
+use crate::ruleset::Limits;
+use rhai::Engine;
+use std::path::Path;
+
+/// Builds the engine every game of a ruleset runs on: the limits and the import resolver
+/// ([`engine::configured`]), then the whole script API ([`api::register`]).
+#[must_use]
+pub fn build_engine(limits: &Limits, rulesets_dir: &Path) -> Engine {
+    let mut engine = engine::configured(limits, rulesets_dir);
+    api::register(&mut engine);
+    engine
+}

@@ -4,7 +4,7 @@
 //! and the reference part of `docs/script-api.md`, one section per package.
 
 use crate::host::api::{register_types, Package, PACKAGES};
-use crate::host::engine::build_engine;
+use crate::host::build_engine;
 use crate::ruleset::Limits;
 use rhai::Engine;
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 //! without building a script value per hex, and ranked in Rust for a bot
 //! that describes what it wants (goals, a distance to keep, adjustments).
 //!
-//! Scripts call it as `game.choose_move(...)` (see `script.rs`); this module
+//! Scripts call it as `game.choose_move(...)` (see `host/api/decisions.rs`); this module
 //! holds the parts that need no script engine.
 
 use crate::geom::hex::Hex;

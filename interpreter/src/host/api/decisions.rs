@@ -22,12 +22,31 @@ pub const ABOUT: &str = "Every decision goes to the side's agent: a forced answe
 pub fn package() -> Module {
     let mut module = Module::new();
     let m = &mut module;
-    reg!(m, "choose_move", &["game", "side", "kind", "from", "profile", "mp", "limits", "choice"], &["Asks `side` for a unit's move as one decision of `kind`: the destinations `reachable` finds from hex `from` with movement profile `profile`,", "`mp` points and `limits` (as for `reachable`), then the `choice.extra` options.", "`choice` (all keys optional): `stay` (offer staying first, default true), `exclude` (hexes), `exclude_terrain` (tags),", "`extra` (option maps; a `score` ranks them for a bot), `fields` (merged into the result), `label` (default `\"move to\"`),", "`rank` (a bot's wish: a `MoveRank`, a map as `move_rank` takes, or a function pointer returning one, called only when a bot decides; `()` is none).", "A bot with a `rank` is answered in Rust; without one the ruleset's `bot_choose` gets every option.", "Returns `#{ kind: \"stay\" | \"move\", hex, cost, label, route }` plus `choice.fields` (`route`: the hexes passed through, both ends included),", "or the extra option chosen; no options at all is an error."], choose_move_decision);
+    reg!(
+        m,
+        "choose_move",
+        &["game", "side", "kind", "from", "profile", "mp", "limits", "choice"],
+        &[
+            "Asks `side` for a unit's move as one decision of `kind`: the destinations `reachable` finds from hex `from` with movement profile `profile`,",
+            "`mp` points and `limits` (as for `reachable`), then the `choice.extra` options.",
+            "`choice` (all keys optional): `stay` (offer staying first, default true), `exclude` (hexes), `exclude_terrain` (tags),",
+            "`extra` (option maps; a `score` ranks them for a bot), `fields` (merged into the result), `label` (default `\"move to\"`),",
+            "`rank` (a bot's wish: a `MoveRank`, a map as `move_rank` takes, or a function pointer returning one, called only when a bot decides; `()` is none).",
+            "A bot with a `rank` is answered in Rust; without one the ruleset's `bot_choose` gets every option.",
+            "Returns `#{ kind: \"stay\" | \"move\", hex, cost, label, route }` plus `choice.fields` (`route`: the hexes passed through, both ends included),",
+            "or the extra option chosen; no options at all is an error.",
+        ],
+        choose_move_decision,
+    );
     reg!(
         m,
         "choose",
         &["game", "side", "kind", "options"],
-        &["Asks `side` to choose one of `options` (any values; a map's `label` is what a person sees) as a decision of `kind`, and logs the answer.", "A forced answer (examples) comes first; one option is taken without asking; the `bot` agent calls the ruleset's `fn bot_choose(game, side, kind, options)`, which returns an index or one of the options.", "Returns the chosen option; no options, or a side the ruleset lacks, is an error."],
+        &[
+            "Asks `side` to choose one of `options` (any values; a map's `label` is what a person sees) as a decision of `kind`, and logs the answer.",
+            "A forced answer (examples) comes first; one option is taken without asking; the `bot` agent calls the ruleset's `fn bot_choose(game, side, kind, options)`, which returns an index or one of the options.",
+            "Returns the chosen option; no options, or a side the ruleset lacks, is an error.",
+        ],
         |ctx: NativeCallContext,
          g: &mut GameHandle,
          side: &str,
@@ -39,7 +58,11 @@ pub fn package() -> Module {
         m,
         "move_rank",
         &["game", "wish"],
-        &["Reads a bot's move wish once, for `choice.rank` of `choose_move` move after move: `#{ goals: [hexes], keep: 0, weight: 10, hexes: [[hexes, points], ...], terrain: [[tags, points], ...], stay: points }`.", "Each destination scores `-weight * |distance to the nearest goal - keep|` plus the points of the hex lists and terrain it is in (and `stay` for staying); the highest wins, the first of equals.", "Returns a `MoveRank` (cheap to copy; its goals keep the distances they have measured); an unknown key is an error."],
+        &[
+            "Reads a bot's move wish once, for `choice.rank` of `choose_move` move after move: `#{ goals: [hexes], keep: 0, weight: 10, hexes: [[hexes, points], ...], terrain: [[tags, points], ...], stay: points }`.",
+            "Each destination scores `-weight * |distance to the nearest goal - keep|` plus the points of the hex lists and terrain it is in (and `stay` for staying); the highest wins, the first of equals.",
+            "Returns a `MoveRank` (cheap to copy; its goals keep the distances they have measured); an unknown key is an error.",
+        ],
         |g: &mut GameHandle, spec: Dynamic| -> Rr<MoveRank> {
             Ok(MoveRank(Rc::new(read_rank(&g.0.borrow(), &spec)?)))
         },
@@ -47,7 +70,7 @@ pub fn package() -> Module {
     module
 }
 
-/// Asks `side` for a unit's move as one decision of `kind`: the destinations `reachable` finds from hex `from` with movement profile `profile`,
+/// Backs the script function `choose_move`, registered and documented in [`package`].
 #[allow(clippy::too_many_arguments)] // the script function's parameters, as scripts pass them
 fn choose_move_decision(
     ctx: NativeCallContext,

@@ -22,7 +22,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "is_hex",
-        &["game", "hex"],
+        &["game", "hex",],
         &[
             "Whether `hex` is the id of a hex on the map.",
             "Returns `true` or `false`."
@@ -46,7 +46,10 @@ pub fn package() -> Module {
         m,
         "neighbours",
         &["game", "hex"],
-        &["The map hexes next to `hex`.", "Returns an array of hex ids by direction (fewer than six at an edge); an unknown hex is an error."],
+        &[
+            "The map hexes next to `hex`.",
+            "Returns an array of hex ids by direction (fewer than six at an edge); an unknown hex is an error.",
+        ],
         |g: &mut GameHandle, hex: &str| -> Rr<Array> {
         let w = g.0.borrow();
         let h = w.hex(hex)?;
@@ -56,7 +59,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "distance",
-        &["game", "from", "to"],
+        &["game", "from", "to",],
         &[
             "The distance in hexes between two hexes.",
             "Returns the distance; an unknown hex is an error."
@@ -70,7 +73,10 @@ pub fn package() -> Module {
         m,
         "line_splits",
         &["game", "a", "b", "hex"],
-        &["Whether the straight line through the centres of `a` and `b`, extended both ways, crosses the inside of `hex` (flanking fire).", "Returns `true` or `false`; an unknown hex is an error."],
+        &[
+            "Whether the straight line through the centres of `a` and `b`, extended both ways, crosses the inside of `hex` (flanking fire).",
+            "Returns `true` or `false`; an unknown hex is an error.",
+        ],
         |g: &mut GameHandle, a: &str, b: &str, c: &str| -> Rr<bool> {
             let w = g.0.borrow();
             Ok(crate::geom::hex::line_splits(
@@ -83,7 +89,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "hexes_within",
-        &["game", "hex", "radius"],
+        &["game", "hex", "radius",],
         &[
             "The map hexes within `radius` of `hex`, itself included.",
             "Returns an array of hex ids, nearest first; an unknown hex is an error."
@@ -101,7 +107,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "direction",
-        &["game", "from", "to"],
+        &["game", "from", "to",],
         &[
             "The direction from `from` to the adjacent `to`, 0 to 5.",
             "Returns the direction, -1 when the hexes are not adjacent."
@@ -114,7 +120,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "direction_name",
-        &["game", "direction"],
+        &["game", "direction",],
         &[
             "The map's name of a direction (taken modulo 6), as its numbering names it.",
             "Returns the name."
@@ -129,7 +135,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "terrain",
-        &["game", "hex"],
+        &["game", "hex",],
         &[
             "The terrain tags of `hex`.",
             "Returns an array of tags, empty for clear ground; an unknown hex is an error."
@@ -147,7 +153,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "has_terrain",
-        &["game", "hex", "tag"],
+        &["game", "hex", "tag",],
         &[
             "Whether `hex` has the terrain tag `tag`.",
             "Returns `true` or `false`; an unknown hex is an error."
@@ -160,7 +166,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "elevation",
-        &["game", "hex"],
+        &["game", "hex",],
         &[
             "The elevation of `hex`.",
             "Returns the level, 0 when the map gives none; an unknown hex is an error."
@@ -173,7 +179,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "hexside",
-        &["game", "from", "to"],
+        &["game", "from", "to",],
         &[
             "The features of the side between two adjacent hexes (river, ford, road crossing ...).",
             "Returns an array of feature names, empty when none."
@@ -190,7 +196,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "has_hexside",
-        &["game", "from", "to", "feature"],
+        &["game", "from", "to", "feature",],
         &[
             "Whether the side between two adjacent hexes has `feature`.",
             "Returns `true` or `false` (`false` for a feature the map never names)."
@@ -204,7 +210,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "area",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "The hexes of map area `name` (also `edge:north` ... and `edge`: every edge hex).",
             "Returns an array of hex ids; an area the map lacks is an error."
@@ -220,7 +226,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "place",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "The hex of the named place `name` (a town, a crossroads).",
             "Returns its hex id; a place the map lacks is an error."
@@ -233,12 +239,24 @@ pub fn package() -> Module {
             }
         },
     );
-    reg!(m, "los", &["game", "from", "to"], &["Judges the line of sight from `from` to `to` by the ruleset's LOS rules, then its `los_override` hook when it has one.", "Returns `#{ verdict: \"clear\" | \"obscured\" | \"blocked\", reasons: [...], blocked_by, reason }` (or what `los_override` returns); an unknown hex is an error."], los);
+    reg!(
+        m,
+        "los",
+        &["game", "from", "to"],
+        &[
+            "Judges the line of sight from `from` to `to` by the ruleset's LOS rules, then its `los_override` hook when it has one.",
+            "Returns `#{ verdict: \"clear\" | \"obscured\" | \"blocked\", reasons: [...], blocked_by, reason }` (or what `los_override` returns); an unknown hex is an error.",
+        ],
+        los,
+    );
     reg!(
         m,
         "sees",
         &["game", "from", "to"],
-        &["Whether `from` sees `to`: a verdict short of \"blocked\" after `los_override`, without building the verdict's map (for a rule that asks it of many pairs).", "Returns `true` or `false`; an unknown hex is an error."],
+        &[
+            "Whether `from` sees `to`: a verdict short of \"blocked\" after `los_override`, without building the verdict's map (for a rule that asks it of many pairs).",
+            "Returns `true` or `false`; an unknown hex is an error.",
+        ],
         |ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str| -> Rr<bool> {
             // Whether `a` sees `b`: `los` short of "blocked", after the ruleset's `los_override`
             // if it has one, without the verdict's map of reasons (a fire rule asks it of
@@ -250,12 +268,30 @@ pub fn package() -> Module {
             sees(&ctx, g, ha, hb, has_hook)
         },
     );
-    reg!(m, "in_sight", &["game", "from", "to", "min", "max"], &["The hexes of `to` that some hex of `from` sees (as `sees` judges) at a distance from `min` to `max`: the targets in range of a battery, say.", "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`, empty when none."], in_sight);
-    reg!(m, "min_distances", &["game", "hexes", "goals"], &["For each of `hexes`, the distance to the nearest of `goals` (bots scoring many options).", "Returns an array of distances in the order of `hexes`, each -1 when `goals` is empty."], min_distances);
+    reg!(
+        m,
+        "in_sight",
+        &["game", "from", "to", "min", "max"],
+        &[
+            "The hexes of `to` that some hex of `from` sees (as `sees` judges) at a distance from `min` to `max`: the targets in range of a battery, say.",
+            "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`, empty when none.",
+        ],
+        in_sight,
+    );
+    reg!(
+        m,
+        "min_distances",
+        &["game", "hexes", "goals"],
+        &[
+            "For each of `hexes`, the distance to the nearest of `goals` (bots scoring many options).",
+            "Returns an array of distances in the order of `hexes`, each -1 when `goals` is empty.",
+        ],
+        min_distances,
+    );
     reg!(
         m,
         "min_distance",
-        &["game", "hex", "hexes"],
+        &["game", "hex", "hexes",],
         &[
             "The distance from `hex` to the nearest of `hexes` (a list of hexes).",
             "Returns the distance, -1 when `hexes` is empty."
@@ -274,7 +310,10 @@ pub fn package() -> Module {
         m,
         "line",
         &["game", "from", "to"],
-        &["The steps of the line of sight between two hexes, the ends excluded.", "Returns an array of steps, each `[hex]`, or `[a, b]` where the line runs along a hexside (a hex of a pair may be off the map: test `is_hex`)."],
+        &[
+            "The steps of the line of sight between two hexes, the ends excluded.",
+            "Returns an array of steps, each `[hex]`, or `[a, b]` where the line runs along a hexside (a hex of a pair may be off the map: test `is_hex`).",
+        ],
         |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
             let w = g.0.borrow();
             let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
@@ -287,7 +326,10 @@ pub fn package() -> Module {
         m,
         "line_hexes",
         &["game", "from", "to"],
-        &["The map hexes the line between two hexes passes through, in order, both hexes of a hexside pair, the ends excluded: `line` flattened, for a query's `in`.", "Returns an array of hex ids, none off the map."],
+        &[
+            "The map hexes the line between two hexes passes through, in order, both hexes of a hexside pair, the ends excluded: `line` flattened, for a query's `in`.",
+            "Returns an array of hex ids, none off the map.",
+        ],
         |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
             // The map hexes the line passes through, in order, both of a hexside pair, the
             // ends excluded: `game.line` flattened, for a query's `in` (units under the line).
@@ -299,7 +341,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "edge_distance",
-        &["game", "hex"],
+        &["game", "hex",],
         &[
             "The distance from `hex` to the nearest hex on the map's edge.",
             "Returns the distance, 0 on the edge."
@@ -316,11 +358,20 @@ pub fn package() -> Module {
                 .unwrap_or(0))
         },
     );
-    reg!(m, "adjacent_across", &["game", "from", "to", "blocked_by", "crossings"], &["The hexes of `to` next to a hex of `from` across a side that has none of the features `blocked_by`, or has one of `crossings` (an attack over a creek only at a ford or bridge, say).", "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`."], adjacent_across);
+    reg!(
+        m,
+        "adjacent_across",
+        &["game", "from", "to", "blocked_by", "crossings"],
+        &[
+            "The hexes of `to` next to a hex of `from` across a side that has none of the features `blocked_by`, or has one of `crossings` (an attack over a creek only at a ford or bridge, say).",
+            "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`.",
+        ],
+        adjacent_across,
+    );
     module
 }
 
-/// Judges the line of sight from `from` to `to` by the ruleset's LOS rules, then its `los_override` hook when it has one.
+/// Backs the script function `los`, registered and documented in [`package`].
 fn los(ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str) -> Rr<Dynamic> {
     let (verdict, has_hook) = {
         let w = g.0.borrow();
@@ -335,7 +386,7 @@ fn los(ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str) -> Rr<Dynam
     Ok(m)
 }
 
-/// The hexes of `to` that some hex of `from` sees (as `sees` judges) at a distance from `min` to `max`: the targets in range of a battery, say.
+/// Backs the script function `in_sight`, registered and documented in [`package`].
 fn in_sight(
     ctx: NativeCallContext,
     g: &mut GameHandle,
@@ -368,7 +419,7 @@ fn in_sight(
     Ok(out)
 }
 
-/// For each of `hexes`, the distance to the nearest of `goals` (bots scoring many options).
+/// Backs the script function `min_distances`, registered and documented in [`package`].
 fn min_distances(g: &mut GameHandle, hexes: Dynamic, goals: Dynamic) -> Rr<Array> {
     let w = g.0.borrow();
     let goals = hex_list(&w, &goals, "`goals`")?;
@@ -386,7 +437,7 @@ fn min_distances(g: &mut GameHandle, hexes: Dynamic, goals: Dynamic) -> Rr<Array
         .collect())
 }
 
-/// The hexes of `to` next to a hex of `from` across a side that has none of the features `blocked_by`, or has one of `crossings` (an attack over a creek only at a ford or bridge, say).
+/// Backs the script function `adjacent_across`, registered and documented in [`package`].
 fn adjacent_across(
     g: &mut GameHandle,
     from: Dynamic,

@@ -28,7 +28,10 @@ pub fn package() -> Module {
         m,
         "move_cost",
         &["game", "profile", "from", "to"],
-        &["The movement points to step from `from` into the adjacent `to` under movement profile `profile`.", "Returns the cost, -1.0 when the step is impossible; an unknown profile or hex is an error."],
+        &[
+            "The movement points to step from `from` into the adjacent `to` under movement profile `profile`.",
+            "Returns the cost, -1.0 when the step is impossible; an unknown profile or hex is an error.",
+        ],
         |g: &mut GameHandle, profile: &str, a: &str, b: &str| -> Rr<FLOAT> {
             let w = g.0.borrow();
             let p = w.profile(profile)?;
@@ -39,7 +42,10 @@ pub fn package() -> Module {
         m,
         "route",
         &["game", "from", "to", "profile", "mp", "limits"],
-        &["The route the movement search from `from` with profile `profile`, `mp` points and `limits` (as for `reachable`) takes to `to`.", "Returns an array of hex ids, both ends included, `[]` when `to` cannot be reached."],
+        &[
+            "The route the movement search from `from` with profile `profile`, `mp` points and `limits` (as for `reachable`) takes to `to`.",
+            "Returns an array of hex ids, both ends included, `[]` when `to` cannot be reached.",
+        ],
         |g: &mut GameHandle,
          hex: &str,
          to: &str,
@@ -51,7 +57,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "route",
-        &["game", "from", "to", "profile", "mp", "limits"],
+        &["game", "from", "to", "profile", "mp", "limits",],
         &[
             "`route` with whole movement points.",
             "Returns an array of hex ids, both ends included, `[]` when `to` cannot be reached."
@@ -64,12 +70,25 @@ pub fn package() -> Module {
          opts: RMap|
          -> Rr<Array> { route_to(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts) },
     );
-    reg!(m, "reached", &["game", "from", "profile", "mp", "limits", "targets"], &["Which of `targets` (a list of hexes) the movement search from `from` reaches (a supply trace to a road net, say), without handing every reached hex to the script.", "`mp` is a number; `limits` as for `reachable`. Returns an array of hex ids in the order of `targets`."], reached);
+    reg!(
+        m,
+        "reached",
+        &["game", "from", "profile", "mp", "limits", "targets"],
+        &[
+            "Which of `targets` (a list of hexes) the movement search from `from` reaches (a supply trace to a road net, say), without handing every reached hex to the script.",
+            "`mp` is a number; `limits` as for `reachable`. Returns an array of hex ids in the order of `targets`.",
+        ],
+        reached,
+    );
     reg!(
         m,
         "reachable",
         &["game", "from", "profile", "mp", "limits"],
-        &["The hexes a unit in `from` reaches with movement profile `profile` and `mp` points, and the least cost of each.", "`limits` (keys optional): `blocked` and `stop` (lists of hexes; entering a `stop` hex ends the move), `minimum_one_hex` (bool), `extra` (a map of hex id to added MP), `plain` (hexes where roads do not apply).", "Returns a map of hex id to least MP, `from` included at 0; an unknown key, profile or hex is an error."],
+        &[
+            "The hexes a unit in `from` reaches with movement profile `profile` and `mp` points, and the least cost of each.",
+            "`limits` (keys optional): `blocked` and `stop` (lists of hexes; entering a `stop` hex ends the move), `minimum_one_hex` (bool), `extra` (a map of hex id to added MP), `plain` (hexes where roads do not apply).",
+            "Returns a map of hex id to least MP, `from` included at 0; an unknown key, profile or hex is an error.",
+        ],
         |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {
             reachable_from(&g.0.borrow(), hex, profile, mp, &opts)
         },
@@ -77,7 +96,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "reachable",
-        &["game", "from", "profile", "mp", "limits"],
+        &["game", "from", "profile", "mp", "limits",],
         &[
             "`reachable` with whole movement points.",
             "Returns a map of hex id to least MP, `from` included at 0."
@@ -86,23 +105,47 @@ pub fn package() -> Module {
             reachable_from(&g.0.borrow(), hex, profile, mp as FLOAT, &opts)
         },
     );
-    reg!(m, "path", &["game", "from", "to", "profile", "blocked"], &["The cheapest path from `from` to `to` under movement profile `profile`, avoiding the hexes of `blocked` (a list of hexes), with no limit of points.", "Returns an array of hex ids, both ends included, `[]` when there is none."], path);
+    reg!(
+        m,
+        "path",
+        &["game", "from", "to", "profile", "blocked"],
+        &[
+            "The cheapest path from `from` to `to` under movement profile `profile`, avoiding the hexes of `blocked` (a list of hexes), with no limit of points.",
+            "Returns an array of hex ids, both ends included, `[]` when there is none.",
+        ],
+        path,
+    );
     reg!(
         m,
         "zoc_reaches",
         &["game", "from", "to"],
-        &["Whether a unit in `from` has the adjacent `to` in its zone of control, by the ruleset's `zoc` rules.", "Returns `true` or `false`."],
+        &[
+            "Whether a unit in `from` has the adjacent `to` in its zone of control, by the ruleset's `zoc` rules.",
+            "Returns `true` or `false`.",
+        ],
         |g: &mut GameHandle, from: &str, to: &str| -> Rr<bool> {
             let w = g.0.borrow();
             Ok(w.zoc().reaches(w.map(), w.hex(from)?, w.hex(to)?))
         },
     );
-    reg!(m, "hexes_within_any", &["game", "hexes", "radius"], &["Every map hex within `radius` of any of `hexes` (a list of hexes; themselves included), each once: the hexes next to the enemy, a zone around the guns.", "Returns an array of hex ids in the order found."], hexes_within_any);
+    reg!(
+        m,
+        "hexes_within_any",
+        &["game", "hexes", "radius"],
+        &[
+            "Every map hex within `radius` of any of `hexes` (a list of hexes; themselves included), each once: the hexes next to the enemy, a zone around the guns.",
+            "Returns an array of hex ids in the order found.",
+        ],
+        hexes_within_any,
+    );
     reg!(
         m,
         "hexset",
         &["game", "hexes"],
-        &["A hex set held in Rust, made from a list of hexes: passed between script functions without copying, and accepted wherever a call takes a list of hexes.", "Returns a `HexSet`."],
+        &[
+            "A hex set held in Rust, made from a list of hexes: passed between script functions without copying, and accepted wherever a call takes a list of hexes.",
+            "Returns a `HexSet`.",
+        ],
         |g: &mut GameHandle, hexes: Dynamic| -> Rr<HexSet> {
             let w = g.0.borrow();
             let list = hex_list(&w, &hexes, "`hexset`")?;
@@ -115,7 +158,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "contains",
-        &["set", "hex"],
+        &["set", "hex",],
         &[
             "Whether the hex set holds `hex` (`set.contains(hex)`).",
             "Returns `true` or `false` (`false` for an id not on the map)."
@@ -126,7 +169,7 @@ pub fn package() -> Module {
         m,
         "len",
         &["set"],
-        &["How many hexes the hex set holds.", "Returns the count."],
+        &["How many hexes the hex set holds.", "Returns the count.",],
         |s: &mut HexSet| s.hexes.list().len() as INT,
     );
     reg!(
@@ -149,13 +192,34 @@ pub fn package() -> Module {
         ],
         |s: &mut HexSet| -> Array { s.hexes.list().iter().map(|h| s.map.id(*h).into()).collect() },
     );
-    reg!(m, "hexes_in", &["game", "list", "any_of", "none_of"], &["The hexes of `list` that stand in some list of `any_of` and in no list of `none_of` (each a list of hexes): one call where a script would loop with `contains`.", "Returns an array of hex ids in the order of `list`."], hexes_in);
-    reg!(m, "zoc_linked", &["game", "from", "to"], &["The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from` (`zoc_reaches` for some pair); both are lists of hexes.", "Returns an array of hex ids in the order of `to`."], zoc_linked);
+    reg!(
+        m,
+        "hexes_in",
+        &["game", "list", "any_of", "none_of"],
+        &[
+            "The hexes of `list` that stand in some list of `any_of` and in no list of `none_of` (each a list of hexes): one call where a script would loop with `contains`.",
+            "Returns an array of hex ids in the order of `list`.",
+        ],
+        hexes_in,
+    );
+    reg!(
+        m,
+        "zoc_linked",
+        &["game", "from", "to"],
+        &[
+            "The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from` (`zoc_reaches` for some pair); both are lists of hexes.",
+            "Returns an array of hex ids in the order of `to`.",
+        ],
+        zoc_linked,
+    );
     reg!(
         m,
         "zoc",
         &["game", "hexes"],
-        &["The hexes in the zones of control of units standing in `hexes` (a list of hexes), by the ruleset's `zoc` rules.", "Returns an array of hex ids."],
+        &[
+            "The hexes in the zones of control of units standing in `hexes` (a list of hexes), by the ruleset's `zoc` rules.",
+            "Returns an array of hex ids.",
+        ],
         |g: &mut GameHandle, hexes: Dynamic| -> Rr<Array> {
         let w = g.0.borrow();
         let hs = hex_list(&w, &hexes, "`hexes`")?;
@@ -166,7 +230,10 @@ pub fn package() -> Module {
         m,
         "retreat_hexes",
         &["game", "from", "steps", "profile", "blocked"],
-        &["The hexes exactly `steps` away from `from` that a retreat reaches, each step further from `from`, under movement profile `profile`, avoiding `blocked` (a list of hexes).", "Returns an array of hex ids, empty when there is no way back."],
+        &[
+            "The hexes exactly `steps` away from `from` that a retreat reaches, each step further from `from`, under movement profile `profile`, avoiding `blocked` (a list of hexes).",
+            "Returns an array of hex ids, empty when there is no way back.",
+        ],
         |g: &mut GameHandle, hex: &str, steps: INT, profile: &str, blocked: Dynamic| -> Rr<Array> {
             let w = g.0.borrow();
             let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
@@ -182,7 +249,7 @@ pub fn package() -> Module {
     module
 }
 
-/// Which of `targets` (a list of hexes) the movement search from `from` reaches (a supply trace to a road net, say), without handing every reached hex to the script.
+/// Backs the script function `reached`, registered and documented in [`package`].
 fn reached(
     g: &mut GameHandle,
     hex: &str,
@@ -204,7 +271,7 @@ fn reached(
         .collect())
 }
 
-/// The cheapest path from `from` to `to` under movement profile `profile`, avoiding the hexes of `blocked` (a list of hexes), with no limit of points.
+/// Backs the script function `path`, registered and documented in [`package`].
 fn path(g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Dynamic) -> Rr<Array> {
     let w = g.0.borrow();
     let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
@@ -219,7 +286,7 @@ fn path(g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Dynami
     .unwrap_or_default())
 }
 
-/// Every map hex within `radius` of any of `hexes` (a list of hexes; themselves included), each once: the hexes next to the enemy, a zone around the guns.
+/// Backs the script function `hexes_within_any`, registered and documented in [`package`].
 fn hexes_within_any(g: &mut GameHandle, hexes: Dynamic, r: INT) -> Rr<Array> {
     // Every map hex within `r` of any of `hexes` (themselves included), each once, in
     // the order found: the hexes next to the enemy, a zone around the guns ...
@@ -235,7 +302,7 @@ fn hexes_within_any(g: &mut GameHandle, hexes: Dynamic, r: INT) -> Rr<Array> {
     Ok(seen.into_iter().map(|h| w.hex_id(h).into()).collect())
 }
 
-/// The hexes of `list` that stand in some list of `any_of` and in no list of `none_of` (each a list of hexes): one call where a script would loop with `contains`.
+/// Backs the script function `hexes_in`, registered and documented in [`package`].
 fn hexes_in(g: &mut GameHandle, list: Dynamic, any_of: Dynamic, none_of: Dynamic) -> Rr<Array> {
     // The hexes of `list` (in its order) that stand in some list of `any_of` and in no
     // list of `none_of`: one call where a script would loop with `contains`.
@@ -251,7 +318,7 @@ fn hexes_in(g: &mut GameHandle, list: Dynamic, any_of: Dynamic, none_of: Dynamic
     Ok(out)
 }
 
-/// The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from` (`zoc_reaches` for some pair); both are lists of hexes.
+/// Backs the script function `zoc_linked`, registered and documented in [`package`].
 fn zoc_linked(g: &mut GameHandle, from: Dynamic, to: Dynamic) -> Rr<Array> {
     // The hexes of `to` in the zone of control of a unit in a neighbouring hex of `from`
     // (`zoc_reaches(from, to)` for some pair), in the order of `to`.

@@ -46,7 +46,9 @@ pub fn package() -> Module {
         m,
         "phase",
         &["game"],
-        &["The name of the current phase (`game.phase`), as last set by `set_phase`; `\"\"` before any."],
+        &[
+            "The name of the current phase (`game.phase`), as last set by `set_phase`; `\"\"` before any.",
+        ],
         |g: &mut GameHandle| {
         g.0.borrow().state().phase.clone()
     },
@@ -54,7 +56,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_phase",
-        &["game", "phase"],
+        &["game", "phase",],
         &[
             "Sets the name of the current phase to `phase`.",
             "Returns nothing."
@@ -79,12 +81,24 @@ pub fn package() -> Module {
                 .collect()
         },
     );
-    reg!(m, "other_side", &["game", "side"], &["The opponent of `side` in a game of two sides.", "Returns the other side's name; a side the ruleset lacks, or a game without exactly two sides, is an error."], other_side);
+    reg!(
+        m,
+        "other_side",
+        &["game", "side"],
+        &[
+            "The opponent of `side` in a game of two sides.",
+            "Returns the other side's name; a side the ruleset lacks, or a game without exactly two sides, is an error.",
+        ],
+        other_side,
+    );
     reg!(
         m,
         "agent",
         &["game", "side"],
-        &["Who plays `side`.", "Returns `\"human\"`, `\"random\"`, `\"bot\"` or `\"replay\"`; `\"\"` for a side the ruleset lacks."],
+        &[
+            "Who plays `side`.",
+            "Returns `\"human\"`, `\"random\"`, `\"bot\"` or `\"replay\"`; `\"\"` for a side the ruleset lacks.",
+        ],
         |g: &mut GameHandle, side: &str| -> String {
         g.0.borrow()
             .agent(side)
@@ -95,7 +109,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "track",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "The value of track `name` (turn record, victory points ...).",
             "Returns the value, 0 when the track was never set."
@@ -107,8 +121,8 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_track",
-        &["game", "name", "value"],
-        &["Sets track `name` to `value`.", "Returns nothing."],
+        &["game", "name", "value",],
+        &["Sets track `name` to `value`.", "Returns nothing.",],
         |g: &mut GameHandle, name: &str, v: INT| {
             g.0.borrow_mut()
                 .state_mut()
@@ -119,7 +133,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "add_track",
-        &["game", "name", "value"],
+        &["game", "name", "value",],
         &[
             "Adds `value` (negative to take away) to track `name`, which starts at 0.",
             "Returns the new value."
@@ -134,7 +148,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "get",
-        &["game", "key"],
+        &["game", "key",],
         &[
             "The global value `key` (any plain value a script stored with `set`).",
             "Returns a copy of the value, `()` when unset."
@@ -151,7 +165,10 @@ pub fn package() -> Module {
         m,
         "set",
         &["game", "key", "value"],
-        &["Stores `value` (plain data: numbers, text, booleans, arrays, maps) as global `key`, saved with the game.", "Returns nothing; a value that is not plain data is an error."],
+        &[
+            "Stores `value` (plain data: numbers, text, booleans, arrays, maps) as global `key`, saved with the game.",
+            "Returns nothing; a value that is not plain data is an error.",
+        ],
         |g: &mut GameHandle, key: &str, v: Dynamic| -> Rr<()> {
             let v = to_value(&v)?;
             g.0.borrow_mut().state_mut().globals.insert(key.to_string(), v);
@@ -162,7 +179,10 @@ pub fn package() -> Module {
         m,
         "get_at",
         &["game", "key", "field"],
-        &["One entry, `field`, of the map global `key`, without copying the whole map into the script.", "Returns a copy of the entry, `()` when the global or the entry is unset or the global is not a map."],
+        &[
+            "One entry, `field`, of the map global `key`, without copying the whole map into the script.",
+            "Returns a copy of the entry, `()` when the global or the entry is unset or the global is not a map.",
+        ],
         |g: &mut GameHandle, key: &str, field: &str| -> Dynamic {
             // One entry of a map global, without copying the whole map into the script.
             match g.0.borrow().state().globals.get(key) {
@@ -171,11 +191,20 @@ pub fn package() -> Module {
             }
         },
     );
-    reg!(m, "set_at", &["game", "key", "field", "value"], &["Sets entry `field` of the map global `key` to `value`, making the map when the global is unset.", "Returns nothing; a global `key` that is not a map is an error."], set_at);
+    reg!(
+        m,
+        "set_at",
+        &["game", "key", "field", "value"],
+        &[
+            "Sets entry `field` of the map global `key` to `value`, making the map when the global is unset.",
+            "Returns nothing; a global `key` that is not a map is an error.",
+        ],
+        set_at,
+    );
     reg!(
         m,
         "option",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "The scenario option `name` (as the scenario or `--option` sets it).",
             "Returns its value, `()` when unset."
@@ -193,7 +222,10 @@ pub fn package() -> Module {
         m,
         "option_on",
         &["game", "name"],
-        &["Whether the scenario option `name` is set to `true`: the usual test of an optional rule in one call.", "Returns `true` or `false` (`false` when unset or set to anything else)."],
+        &[
+            "Whether the scenario option `name` is set to `true`: the usual test of an optional rule in one call.",
+            "Returns `true` or `false` (`false` when unset or set to anything else).",
+        ],
         |g: &mut GameHandle, key: &str| -> bool {
         match g.0.borrow().state().globals.get("options") {
             Some(Value::Map(m)) => matches!(m.get(key), Some(Value::Bool(true))),
@@ -205,7 +237,10 @@ pub fn package() -> Module {
         m,
         "data",
         &["game", "key"],
-        &["The ruleset data `key` from `ruleset.ron` (`data: { ... }`).", "Returns a copy of the value (read it once per procedure); a key the ruleset lacks is an error."],
+        &[
+            "The ruleset data `key` from `ruleset.ron` (`data: { ... }`).",
+            "Returns a copy of the value (read it once per procedure); a key the ruleset lacks is an error.",
+        ],
         |g: &mut GameHandle, key: &str| -> Rr<Dynamic> {
         match g.0.borrow().ruleset().data.get(key) {
             Some(v) => Ok(v.to_dynamic()),
@@ -216,7 +251,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "side_get",
-        &["game", "side", "key"],
+        &["game", "side", "key",],
         &[
             "The value `key` stored for `side` (per-side data).",
             "Returns a copy of the value, `()` when unset; a side the ruleset lacks is an error."
@@ -231,7 +266,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "side_set",
-        &["game", "side", "key", "value"],
+        &["game", "side", "key", "value",],
         &[
             "Stores `value` (plain data) as `key` for `side`.",
             "Returns nothing; a side the ruleset lacks is an error."
@@ -251,7 +286,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "deck",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "The items of deck (or cup) `name`, top first.",
             "Returns an array of text, empty for a deck that does not exist."
@@ -268,7 +303,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "put",
-        &["game", "name", "item"],
+        &["game", "name", "item",],
         &[
             "Adds `item` at the bottom of deck `name`, making the deck if needed.",
             "Returns nothing."
@@ -285,7 +320,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_deck",
-        &["game", "name", "items"],
+        &["game", "name", "items",],
         &[
             "Replaces the items of deck `name` by `items`, top first.",
             "Returns nothing; an item that is not text is an error."
@@ -295,7 +330,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "take",
-        &["game", "name", "item"],
+        &["game", "name", "item",],
         &[
             "Removes the first `item` from deck `name`.",
             "Returns whether the item was there."
@@ -312,11 +347,20 @@ pub fn package() -> Module {
             }
         },
     );
-    reg!(m, "draw", &["game", "name"], &["Draws a random item from deck (cup) `name` with the game's dice, removes it and logs the draw; an example may force the item.", "Returns the item, `()` when the deck is empty; a forced item not in the deck is an error."], draw);
+    reg!(
+        m,
+        "draw",
+        &["game", "name"],
+        &[
+            "Draws a random item from deck (cup) `name` with the game's dice, removes it and logs the draw; an example may force the item.",
+            "Returns the item, `()` when the deck is empty; a forced item not in the deck is an error.",
+        ],
+        draw,
+    );
     reg!(
         m,
         "draw_top",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "Takes the top item of deck `name` (no randomness, not logged).",
             "Returns the item, `()` when the deck is empty."
@@ -332,7 +376,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "shuffle",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "Shuffles deck `name` with the game's dice (Fisher-Yates).",
             "Returns nothing."
@@ -352,7 +396,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "log",
-        &["game", "text"],
+        &["game", "text",],
         &[
             "Logs `text` as a `note` event, in the log and the narration.",
             "Returns nothing."
@@ -363,7 +407,10 @@ pub fn package() -> Module {
         m,
         "event",
         &["game", "kind", "text"],
-        &["Logs a rules event of `kind` (`\"fire\"`, `\"rout\"` ...) with `text`, in the log and the narration.", "Returns nothing."],
+        &[
+            "Logs a rules event of `kind` (`\"fire\"`, `\"rout\"` ...) with `text`, in the log and the narration.",
+            "Returns nothing.",
+        ],
         |g: &mut GameHandle, kind: &str, text: &str| {
         g.0.borrow_mut().event(kind, text.to_string())
     },
@@ -374,7 +421,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "timer",
-        &["game", "name"],
+        &["game", "name",],
         &[
             "Opens profiling section `name` (`muster play --profile`); rules never see the times.",
             "Returns nothing."
@@ -387,7 +434,10 @@ pub fn package() -> Module {
         m,
         "timer_end",
         &["game", "name"],
-        &["Closes profiling section `name` and any left open inside it; a name not open is ignored.", "Returns nothing."],
+        &[
+            "Closes profiling section `name` and any left open inside it; a name not open is ignored.",
+            "Returns nothing.",
+        ],
         |g: &mut GameHandle, name: &str| {
         g.0.borrow_mut().timers_mut().leave_at(name, operations());
     },
@@ -396,7 +446,10 @@ pub fn package() -> Module {
         m,
         "roll",
         &["game", "die"],
-        &["Rolls the named die (`\"d6\"`, or one `ruleset.ron` names); logged, and a forced value comes first in examples.", "Returns the face rolled; a die the ruleset lacks is an error."],
+        &[
+            "Rolls the named die (`\"d6\"`, or one `ruleset.ron` names); logged, and a forced value comes first in examples.",
+            "Returns the face rolled; a die the ruleset lacks is an error.",
+        ],
         |g: &mut GameHandle, die: &str| -> Rr<INT> {
         Ok(g.0.borrow_mut().roll(&[die.to_string()])?[0])
     },
@@ -405,7 +458,10 @@ pub fn package() -> Module {
         m,
         "roll_dice",
         &["game", "dice"],
-        &["Rolls the named dice together as one group (the group `reroll` repeats); each roll is logged.", "Returns the faces in the order of `dice`."],
+        &[
+            "Rolls the named dice together as one group (the group `reroll` repeats); each roll is logged.",
+            "Returns the faces in the order of `dice`.",
+        ],
         |g: &mut GameHandle, dice: Array| -> Rr<Array> {
             let names: Vec<String> = dice.iter().map(ToString::to_string).collect();
             Ok(g.0
@@ -419,7 +475,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "roll_11_66",
-        &["game", "tens", "units"],
+        &["game", "tens", "units",],
         &[
             "Rolls two dice read as tens and units (`11` to `66` with two d6).",
             "Returns the two-digit number."
@@ -444,7 +500,7 @@ pub fn package() -> Module {
     module
 }
 
-/// The opponent of `side` in a game of two sides.
+/// Backs the script function `other_side`, registered and documented in [`package`].
 fn other_side(g: &mut GameHandle, side: &str) -> Rr<rhai::ImmutableString> {
     // The opponent in a two-sided game: one call for the helper every ruleset writes.
     let w = g.0.borrow();
@@ -459,7 +515,7 @@ fn other_side(g: &mut GameHandle, side: &str) -> Rr<rhai::ImmutableString> {
     }
 }
 
-/// Sets entry `field` of the map global `key` to `value`, making the map when the global is unset.
+/// Backs the script function `set_at`, registered and documented in [`package`].
 fn set_at(g: &mut GameHandle, key: &str, field: &str, v: Dynamic) -> Rr<()> {
     let v = to_value(&v)?;
     let mut w = g.0.borrow_mut();
@@ -477,7 +533,7 @@ fn set_at(g: &mut GameHandle, key: &str, field: &str, v: Dynamic) -> Rr<()> {
     }
 }
 
-/// Replaces the items of deck `name` by `items`, top first.
+/// Backs the script function `set_deck`, registered and documented in [`package`].
 fn set_deck(g: &mut GameHandle, name: &str, items: Array) -> Rr<()> {
     let items = items
         .iter()
@@ -494,7 +550,7 @@ fn set_deck(g: &mut GameHandle, name: &str, items: Array) -> Rr<()> {
     Ok(())
 }
 
-/// Draws a random item from deck (cup) `name` with the game's dice, removes it and logs the draw; an example may force the item.
+/// Backs the script function `draw`, registered and documented in [`package`].
 fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
     let mut w = g.0.borrow_mut();
     let n = w.state().decks.get(name).map_or(0, Vec::len);
@@ -519,7 +575,7 @@ fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
     Ok(item.into())
 }
 
-/// Rolls the last group of dice again, logging a `reroll` event and the new rolls.
+/// Backs the script function `reroll`, registered and documented in [`package`].
 fn reroll(g: &mut GameHandle) -> Rr<Array> {
     let mut w = g.0.borrow_mut();
     let rolls = w.dice_mut().reroll().map_err(|e| e.to_string())?;

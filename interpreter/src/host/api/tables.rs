@@ -30,7 +30,11 @@ pub fn package() -> Module {
         m,
         "contains",
         &["list", "x"],
-        &["Whether `list` holds the text `x` (`list.contains(x)`, `x in list`), compared in Rust.", "An element equals `x` as `==` says: text of the same characters, or a character that is `x`.", "Returns `true` or `false`."],
+        &[
+            "Whether `list` holds the text `x` (`list.contains(x)`, `x in list`), compared in Rust.",
+            "An element equals `x` as `==` says: text of the same characters, or a character that is `x`.",
+            "Returns `true` or `false`.",
+        ],
         |list: &mut Array, x: rhai::ImmutableString| {
         list.iter().any(|d| match d.as_immutable_string_ref() {
             Ok(s) => *s == x,
@@ -45,7 +49,11 @@ pub fn package() -> Module {
         m,
         "contains",
         &["list", "x"],
-        &["Whether `list` holds the integer `x` (`list.contains(x)`, `x in list`), compared in Rust.", "An element equals `x` as `==` says: the same integer, or a float of the same value.", "Returns `true` or `false`."],
+        &[
+            "Whether `list` holds the integer `x` (`list.contains(x)`, `x in list`), compared in Rust.",
+            "An element equals `x` as `==` says: the same integer, or a float of the same value.",
+            "Returns `true` or `false`.",
+        ],
         |list: &mut Array, x: INT| {
         list.iter().any(|d| match d.as_int() {
             Ok(i) => i == x,
@@ -59,7 +67,10 @@ pub fn package() -> Module {
         m,
         "keys_over",
         &["game", "map", "limit"],
-        &["The keys of `map` whose value, a number, exceeds `limit` (stacks over a limit, from `prop_sums`); other values never do.", "Returns an array of keys in key order."],
+        &[
+            "The keys of `map` whose value, a number, exceeds `limit` (stacks over a limit, from `prop_sums`); other values never do.",
+            "Returns an array of keys in key order.",
+        ],
         |_: &mut GameHandle, m: RMap, limit: FLOAT| {
         keys_over(&m, limit)
     },
@@ -67,7 +78,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "keys_over",
-        &["game", "map", "limit"],
+        &["game", "map", "limit",],
         &[
             "`keys_over` with a whole-number limit.",
             "Returns an array of keys in key order."
@@ -78,7 +89,10 @@ pub fn package() -> Module {
         m,
         "minimal_sets",
         &["game", "values", "needed"],
-        &["Every set of positions in `values` (numbers) whose values sum to at least `needed` and from which no position could be dropped (losses that must reach a total, say); at most 20 values.", "Returns an array of sets, each an array of positions in ascending order, in the order of the bit masks that name them; empty when none reach `needed`."],
+        &[
+            "Every set of positions in `values` (numbers) whose values sum to at least `needed` and from which no position could be dropped (losses that must reach a total, say); at most 20 values.",
+            "Returns an array of sets, each an array of positions in ascending order, in the order of the bit masks that name them; empty when none reach `needed`.",
+        ],
         |_: &mut GameHandle, values: Array, needed: Dynamic| -> Rr<Array> {
             minimal_sets(&values, &needed)
         },
@@ -87,7 +101,11 @@ pub fn package() -> Module {
         m,
         "lookup",
         &["game", "table", "column", "row"],
-        &["Looks a cell up in `table`: `column` by label (text) or by value (a number: odds, strength), `row` by roll (a number) or key (text).", "Returns an outcome map: `text`, `column` (the label looked up) and `kind`: `nothing`; `number` (`value`); `code` (`name`, `count`, `number` or `()`, `star`); `sided` (`side`, `result`); `both`, `choice`, `optional`, `bands` (`parts`); `range` (`from`, `to`); `text` for a text cell.", "An unknown table, column or row is an error."],
+        &[
+            "Looks a cell up in `table`: `column` by label (text) or by value (a number: odds, strength), `row` by roll (a number) or key (text).",
+            "Returns an outcome map: `text`, `column` (the label looked up) and `kind`: `nothing`; `number` (`value`); `code` (`name`, `count`, `number` or `()`, `star`); `sided` (`side`, `result`); `both`, `choice`, `optional`, `bands` (`parts`); `range` (`from`, `to`); `text` for a text cell.",
+            "An unknown table, column or row is an error.",
+        ],
         |g: &mut GameHandle, table: &str, col: Dynamic, row: Dynamic| -> Rr<Dynamic> {
             lookup(&g.0.borrow(), table, &col, &row, 0)
         },
@@ -96,7 +114,10 @@ pub fn package() -> Module {
         m,
         "lookup",
         &["game", "table", "column", "row", "shift"],
-        &["`lookup` with the column shifted `shift` columns (right for positive), clamped at the ends.", "Returns the outcome map as `lookup` does."],
+        &[
+            "`lookup` with the column shifted `shift` columns (right for positive), clamped at the ends.",
+            "Returns the outcome map as `lookup` does.",
+        ],
         |g: &mut GameHandle, table: &str, col: Dynamic, row: Dynamic, shift: INT| -> Rr<Dynamic> {
             lookup(&g.0.borrow(), table, &col, &row, shift)
         },
@@ -105,7 +126,10 @@ pub fn package() -> Module {
         m,
         "column",
         &["game", "table", "column", "shift"],
-        &["The label of the column `shift` columns from `column` (a label or a value) in `table`, clamped at the ends.", "Returns the label."],
+        &[
+            "The label of the column `shift` columns from `column` (a label or a value) in `table`, clamped at the ends.",
+            "Returns the label.",
+        ],
         |g: &mut GameHandle, table: &str, col: Dynamic, shift: INT| -> Rr<String> {
             let w = g.0.borrow();
             let grid = w.ruleset().tables.grid(table).map_err(|e| e.to_string())?;
@@ -119,7 +143,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "columns",
-        &["game", "table"],
+        &["game", "table",],
         &[
             "Every column label of `table`, in order.",
             "Returns an array of labels."
@@ -131,11 +155,20 @@ pub fn package() -> Module {
             Ok(grid.columns.iter().map(|c| c.clone().into()).collect())
         },
     );
-    reg!(m, "odds", &["game", "table", "attack", "defence"], &["The column of `table` for `attack` divided by `defence`, rounded in the defender's favour.", "Returns the column label (the last column when `defence` is 0 or less)."], odds);
+    reg!(
+        m,
+        "odds",
+        &["game", "table", "attack", "defence"],
+        &[
+            "The column of `table` for `attack` divided by `defence`, rounded in the defender's favour.",
+            "Returns the column label (the last column when `defence` is 0 or less).",
+        ],
+        odds,
+    );
     reg!(
         m,
         "chart",
-        &["game", "table", "entry", "field"],
+        &["game", "table", "entry", "field",],
         &[
             "The value `field` of `entry` in the values table `table`.",
             "Returns a copy of the value; an unknown table, entry or field is an error."
@@ -149,11 +182,20 @@ pub fn package() -> Module {
                 .to_dynamic())
         },
     );
-    reg!(m, "chart_band", &["game", "table", "entry", "fields", "x"], &["The first of `fields` whose number in `entry` of values table `table` is at least `x`: the range band of a distance, say.", "Returns the field's name, `\"\"` when none is; a field that is not a number is an error."], chart_band);
+    reg!(
+        m,
+        "chart_band",
+        &["game", "table", "entry", "fields", "x"],
+        &[
+            "The first of `fields` whose number in `entry` of values table `table` is at least `x`: the range band of a distance, say.",
+            "Returns the field's name, `\"\"` when none is; a field that is not a number is an error.",
+        ],
+        chart_band,
+    );
     reg!(
         m,
         "has_chart_entry",
-        &["game", "table", "entry", "field"],
+        &["game", "table", "entry", "field",],
         &[
             "Whether values table `table` has `field` in `entry`.",
             "Returns `true` or `false`."
@@ -169,7 +211,7 @@ pub fn package() -> Module {
     module
 }
 
-/// The column of `table` for `attack` divided by `defence`, rounded in the defender's favour.
+/// Backs the script function `odds`, registered and documented in [`package`].
 fn odds(g: &mut GameHandle, table: &str, attack: INT, defence: INT) -> Rr<String> {
     let w = g.0.borrow();
     let grid = w.ruleset().tables.grid(table).map_err(|e| e.to_string())?;
@@ -183,7 +225,7 @@ fn odds(g: &mut GameHandle, table: &str, attack: INT, defence: INT) -> Rr<String
     Ok(grid.columns[i].clone())
 }
 
-/// The first of `fields` whose number in `entry` of values table `table` is at least `x`: the range band of a distance, say.
+/// Backs the script function `chart_band`, registered and documented in [`package`].
 fn chart_band(
     g: &mut GameHandle,
     table: &str,

@@ -54,7 +54,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "units_of",
-        &["game", "side"],
+        &["game", "side",],
         &[
             "The units of `side`, on the map or off it.",
             "Returns an array of unit ids in set-up order (empty for an unknown side)."
@@ -72,7 +72,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "units_at",
-        &["game", "hex"],
+        &["game", "hex",],
         &[
             "The units standing in `hex`.",
             "Returns an array of unit ids in set-up order, empty when none."
@@ -86,7 +86,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "units_where",
-        &["game", "filter"],
+        &["game", "filter",],
         &[
             "The units matching a unit filter (see the package).",
             "Returns an array of unit ids in set-up order, empty when none."
@@ -100,19 +100,31 @@ pub fn package() -> Module {
     reg!(
         m,
         "hexes_where",
-        &["game", "filter"],
+        &["game", "filter",],
         &[
             "The hexes the units matching a unit filter stand in.",
             "Returns an array of hex ids, each once, in the order of the units found."
         ],
         hexes_where
     );
-    reg!(m, "prop_sums", &["game", "filter", "prop"], &["Per hex, the sum of the numeric property `prop` over the units on the map matching a unit filter (stacking values, say); a unit without it counts 0.", "Returns a map of hex id to number, with only the hexes of matching units."], prop_sums);
+    reg!(
+        m,
+        "prop_sums",
+        &["game", "filter", "prop"],
+        &[
+            "Per hex, the sum of the numeric property `prop` over the units on the map matching a unit filter (stacking values, say); a unit without it counts 0.",
+            "Returns a map of hex id to number, with only the hexes of matching units.",
+        ],
+        prop_sums,
+    );
     reg!(
         m,
         "sum_where",
         &["game", "filter", "field"],
-        &["The sum of `strength`, `rating` or a numeric property `field` over the units matching a unit filter.", "Returns the sum as a float, 0.0 when none match."],
+        &[
+            "The sum of `strength`, `rating` or a numeric property `field` over the units matching a unit filter.",
+            "Returns the sum as a float, 0.0 when none match.",
+        ],
         |g: &mut GameHandle, filter: RMap, field: &str| -> Rr<FLOAT> {
             // The sum of `strength`, `rating` or a numeric property over the matching units.
             let w = g.0.borrow();
@@ -128,8 +140,8 @@ pub fn package() -> Module {
     reg!(
         m,
         "count_where",
-        &["game", "filter"],
-        &["How many units match a unit filter.", "Returns the count."],
+        &["game", "filter",],
+        &["How many units match a unit filter.", "Returns the count.",],
         |g: &mut GameHandle, filter: RMap| -> Rr<INT> {
             let w = g.0.borrow();
             let f = unit_filter(&w, &filter)?;
@@ -139,7 +151,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "units_on_map",
-        &["game", "side"],
+        &["game", "side",],
         &[
             "The units of `side` that stand on the map.",
             "Returns an array of unit ids in set-up order."
@@ -157,7 +169,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "occupancy",
-        &["game", "side"],
+        &["game", "side",],
         &[
             "How many units of `side` stand in each hex.",
             "Returns a map of hex id to count, with only the occupied hexes."
@@ -173,7 +185,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "occupied_hexes",
-        &["game", "side"],
+        &["game", "side",],
         &[
             "The hexes the units of `side` stand in.",
             "Returns an array of hex ids, each once, in set-up order of the units."
@@ -183,20 +195,41 @@ pub fn package() -> Module {
     reg!(
         m,
         "has_unit",
-        &["game", "id"],
+        &["game", "id",],
         &[
             "Whether the game has a unit `id`.",
             "Returns `true` or `false`."
         ],
         |g: &mut GameHandle, id: &str| { g.0.borrow().state().units.contains_key(id) },
     );
-    reg!(m, "unit", &["game", "id"], &["A snapshot of unit `id`.", "Returns `#{ id, name, side, kind, strength, rating, at, face, markers, props }` (`at` is `()` off the map); an unknown unit is an error."], unit);
-    reg!(m, "describe", &["game", "units", "template", "separator"], &["Each unit of the list of ids `units` through `template`, joined by `separator`: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`, `{rating}`, `{face}` and `{at}` (its hex, `\"\"` off the map) are replaced, other text stays.", "Returns the text; an unknown unit is an error."], describe);
+    reg!(
+        m,
+        "unit",
+        &["game", "id"],
+        &[
+            "A snapshot of unit `id`.",
+            "Returns `#{ id, name, side, kind, strength, rating, at, face, markers, props }` (`at` is `()` off the map); an unknown unit is an error.",
+        ],
+        unit,
+    );
+    reg!(
+        m,
+        "describe",
+        &["game", "units", "template", "separator"],
+        &[
+            "Each unit of the list of ids `units` through `template`, joined by `separator`: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`, `{rating}`, `{face}` and `{at}` (its hex, `\"\"` off the map) are replaced, other text stays.",
+            "Returns the text; an unknown unit is an error.",
+        ],
+        describe,
+    );
     reg!(
         m,
         "describe",
         &["game", "unit", "template", "separator"],
-        &["Unit `unit` (one id) through `template` as `describe` with a list does; `separator` is not used.", "Returns the text; an unknown unit is an error."],
+        &[
+            "Unit `unit` (one id) through `template` as `describe` with a list does; `separator` is not used.",
+            "Returns the text; an unknown unit is an error.",
+        ],
         |g: &mut GameHandle, unit: &str, template: &str, _separator: &str| -> Rr<String> {
             // One unit by its id: a move's label, without a list made for it.
             let w = g.0.borrow();
@@ -207,7 +240,10 @@ pub fn package() -> Module {
         m,
         "describe",
         &["game", "filter", "template", "separator"],
-        &["The units matching a unit filter, in set-up order, through `template` as `describe` with a list does, joined by `separator`, without their ids coming back to the script.", "Returns the text, `\"\"` when none match."],
+        &[
+            "The units matching a unit filter, in set-up order, through `template` as `describe` with a list does, joined by `separator`, without their ids coming back to the script.",
+            "Returns the text, `\"\"` when none match.",
+        ],
         |g: &mut GameHandle, filter: RMap, template: &str, separator: &str| -> Rr<String> {
             // The units a query finds, described without handing their ids to the script first
             // (a combat's labels name the defenders of each target).
@@ -312,7 +348,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "location",
-        &["game", "id"],
+        &["game", "id",],
         &[
             "The hex unit `id` stands in.",
             "Returns its hex id, `\"\"` off the map; an unknown unit is an error."
@@ -322,11 +358,20 @@ pub fn package() -> Module {
             w.location_id(id)
         },
     );
-    reg!(m, "locations", &["game", "ids"], &["The hex of each unit of `ids`, in order: one call for a loop of `location`.", "Returns an array of hex ids (`\"\"` for a unit off the map); an unknown unit is an error."], locations);
+    reg!(
+        m,
+        "locations",
+        &["game", "ids"],
+        &[
+            "The hex of each unit of `ids`, in order: one call for a loop of `location`.",
+            "Returns an array of hex ids (`\"\"` for a unit off the map); an unknown unit is an error.",
+        ],
+        locations,
+    );
     reg!(
         m,
         "set_strength",
-        &["game", "id", "strength"],
+        &["game", "id", "strength",],
         &[
             "Sets the strength of unit `id`.",
             "Returns nothing; an unknown unit is an error."
@@ -339,7 +384,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_rating",
-        &["game", "id", "rating"],
+        &["game", "id", "rating",],
         &[
             "Sets the rating of unit `id`.",
             "Returns nothing; an unknown unit is an error."
@@ -352,7 +397,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_face",
-        &["game", "id", "face"],
+        &["game", "id", "face",],
         &[
             "Turns unit `id` to `face`.",
             "Returns nothing; an unknown unit is an error."
@@ -365,7 +410,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_facing",
-        &["game", "id", "direction"],
+        &["game", "id", "direction",],
         &[
             "Sets the direction unit `id` faces (taken modulo 6).",
             "Returns nothing; an unknown unit is an error."
@@ -378,7 +423,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "move_to",
-        &["game", "id", "hex"],
+        &["game", "id", "hex",],
         &[
             "Places unit `id` in `hex` (no rules apply: movement is the ruleset's).",
             "Returns nothing; an unknown unit or hex is an error."
@@ -393,7 +438,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "remove",
-        &["game", "id"],
+        &["game", "id",],
         &[
             "Takes unit `id` off the map (it stays in the game, `on_map` false).",
             "Returns nothing; an unknown unit is an error."
@@ -406,7 +451,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "prop",
-        &["game", "id", "key"],
+        &["game", "id", "key",],
         &[
             "The ruleset-defined property `key` of unit `id`.",
             "Returns a copy of the value, `()` when unset; an unknown unit is an error."
@@ -422,7 +467,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "set_prop",
-        &["game", "id", "key", "value"],
+        &["game", "id", "key", "value",],
         &[
             "Sets the ruleset-defined property `key` of unit `id` to `value` (plain data).",
             "Returns nothing; an unknown unit is an error."
@@ -439,7 +484,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "has_marker",
-        &["game", "id", "marker"],
+        &["game", "id", "marker",],
         &[
             "Whether unit `id` carries `marker`.",
             "Returns `true` or `false`; an unknown unit is an error."
@@ -451,7 +496,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "add_marker",
-        &["game", "id", "marker"],
+        &["game", "id", "marker",],
         &[
             "Puts `marker` on unit `id` (once: a marker already there stays where it was).",
             "Returns nothing; an unknown unit is an error."
@@ -464,7 +509,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "remove_marker",
-        &["game", "id", "marker"],
+        &["game", "id", "marker",],
         &[
             "Takes `marker` off unit `id`.",
             "Returns whether it was there; an unknown unit is an error."
@@ -476,7 +521,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "clear_markers",
-        &["game", "markers"],
+        &["game", "markers",],
         &[
             "Takes each of `markers` off every unit (the end of a phase, say).",
             "Returns nothing."
@@ -494,7 +539,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "hexes_with_count",
-        &["game", "side", "count"],
+        &["game", "side", "count",],
         &[
             "The hexes holding at least `count` units of `side` (a full stack, say).",
             "Returns an array of hex ids in set-up order of the units."
@@ -513,7 +558,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "hex_markers",
-        &["game", "hex"],
+        &["game", "hex",],
         &[
             "The markers on `hex`.",
             "Returns an array of marker names, empty when none; an unknown hex is an error."
@@ -531,7 +576,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "add_hex_marker",
-        &["game", "hex", "marker"],
+        &["game", "hex", "marker",],
         &[
             "Puts `marker` on `hex`.",
             "Returns nothing; an unknown hex is an error."
@@ -550,7 +595,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "remove_hex_marker",
-        &["game", "hex", "marker"],
+        &["game", "hex", "marker",],
         &[
             "Takes `marker` off `hex`.",
             "Returns whether it was there; an unknown hex is an error."
@@ -567,7 +612,7 @@ pub fn package() -> Module {
     reg!(
         m,
         "hexes_with_marker",
-        &["game", "marker"],
+        &["game", "marker",],
         &[
             "The hexes carrying `marker`.",
             "Returns an array of hex ids in the order first marked."
@@ -587,7 +632,7 @@ pub fn package() -> Module {
     module
 }
 
-/// The hexes the units matching a unit filter stand in.
+/// Backs the script function `hexes_where`, registered and documented in [`package`].
 fn hexes_where(g: &mut GameHandle, filter: RMap) -> Rr<Array> {
     let w = g.0.borrow();
     let f = unit_filter(&w, &filter)?;
@@ -601,7 +646,7 @@ fn hexes_where(g: &mut GameHandle, filter: RMap) -> Rr<Array> {
     Ok(seen.into_iter().map(|h| w.hex_id(h).into()).collect())
 }
 
-/// Per hex, the sum of the numeric property `prop` over the units on the map matching a unit filter (stacking values, say); a unit without it counts 0.
+/// Backs the script function `prop_sums`, registered and documented in [`package`].
 fn prop_sums(g: &mut GameHandle, filter: RMap, prop: &str) -> Rr<RMap> {
     // Per hex, the sum of a numeric property over the units on the map that match the
     // filter (stacking values, say). Units without the property count 0.
@@ -621,7 +666,7 @@ fn prop_sums(g: &mut GameHandle, filter: RMap, prop: &str) -> Rr<RMap> {
         .collect())
 }
 
-/// The hexes the units of `side` stand in.
+/// Backs the script function `occupied_hexes`, registered and documented in [`package`].
 fn occupied_hexes(g: &mut GameHandle, side: &str) -> Array {
     let w = g.0.borrow();
     let mut seen = Vec::with_capacity(w.state().units.len());
@@ -635,7 +680,7 @@ fn occupied_hexes(g: &mut GameHandle, side: &str) -> Array {
     w.ids(seen)
 }
 
-/// A snapshot of unit `id`.
+/// Backs the script function `unit`, registered and documented in [`package`].
 fn unit(g: &mut GameHandle, id: &str) -> Rr<Dynamic> {
     let w = g.0.borrow();
     let u = w.unit_ref(id)?;
@@ -664,7 +709,7 @@ fn unit(g: &mut GameHandle, id: &str) -> Rr<Dynamic> {
     Ok(Dynamic::from_map(m))
 }
 
-/// Each unit of the list of ids `units` through `template`, joined by `separator`: `{id}`, `{name}`, `{side}`, `{kind}`, `{strength}`, `{rating}`, `{face}` and `{at}` (its hex, `""` off the map) are replaced, other text stays.
+/// Backs the script function `describe`, registered and documented in [`package`].
 fn describe(g: &mut GameHandle, units: Array, template: &str, separator: &str) -> Rr<String> {
     // Each unit through the template, joined: labels and log lines without a script
     // loop of a call per field.
@@ -681,7 +726,7 @@ fn describe(g: &mut GameHandle, units: Array, template: &str, separator: &str) -
     Ok(describe_units(&w, units, template, separator))
 }
 
-/// The hex of each unit of `ids`, in order: one call for a loop of `location`.
+/// Backs the script function `locations`, registered and documented in [`package`].
 fn locations(g: &mut GameHandle, ids: Array) -> Rr<Array> {
     // Each unit's hex in order ("" off the map): one call for a loop of `location`.
     let w = g.0.borrow();
