@@ -122,7 +122,7 @@ pub fn package() -> Module {
         "direction_name",
         &["game", "direction",],
         &[
-            "The map's name of a direction (taken modulo 6), as its numbering names it.",
+            "The name of a direction (taken modulo 6) on this map: `north`, `north-east` ... as the map's orientation names them.",
             "Returns the name."
         ],
         |g: &mut GameHandle, d: INT| -> String {
@@ -138,7 +138,7 @@ pub fn package() -> Module {
         &["game", "hex",],
         &[
             "The terrain tags of `hex`.",
-            "Returns an array of tags, empty for clear ground; an unknown hex is an error."
+            "Returns an array of tags, empty when it has none; an unknown hex is an error."
         ],
         |g: &mut GameHandle, hex: &str| -> Rr<Array> {
             let w = g.0.borrow();
