@@ -1,8 +1,9 @@
-//! What the subcommands run: `check` (validation), `verify` (example files) and `simulate`
-//! (batch runs).
+//! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
+//! (batch runs) and `api` (the script API's definition files and reference).
 //!
-//! Invariant: tools only drive games through [`crate::game::Game`] and
-//! [`crate::host::compiled::CompiledRuleset`]; nothing below depends on them.
+//! Invariant: tools drive games only through [`crate::game::Game`] and
+//! [`crate::host::compiled::CompiledRuleset`] (and `api` through the engine games run on);
+//! nothing below depends on them.
 
 pub mod api;
 pub mod check;

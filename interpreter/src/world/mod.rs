@@ -5,7 +5,8 @@
 //! the random agent's own [`dice::Stream`] from the same seed); state is kept in insertion-
 //! ordered maps, so the same seed and the same answers give the same game. Nothing here
 //! builds or runs an engine: a decision the ruleset's bot answers calls back into the scripts
-//! only through the [`rhai::NativeCallContext`] the host hands in.
+//! only through the [`rhai::NativeCallContext`] the host hands in. A [`World`]'s fields are
+//! private: the rest of the engine reads and changes it through its methods.
 
 pub mod agent;
 pub mod decide;
