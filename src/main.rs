@@ -33,6 +33,8 @@ enum Command {
     Verify(commands::verify::Args),
     /// Judge line of sight between two hexes of a scenario.
     Los(commands::los::Args),
+    /// Write the script API's Rhai definition files, or print its reference.
+    Api(commands::api::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => commands::verify::exec(&a),
         Command::Simulate(a) => commands::simulate::exec(&a),
         Command::Los(a) => commands::los::exec(&a),
+        Command::Api(a) => commands::api::exec(&a),
     };
     match result {
         Ok(code) => code,

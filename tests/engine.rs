@@ -2,8 +2,8 @@
 //! resume, replay of recorded answers, a snapshot of a whole game's log, and
 //! errors that name their place.
 
-use muster_interpreter::agent::{AgentKind, Terminal};
 use muster_interpreter::game::{Game, GameOptions};
+use muster_interpreter::world::agent::{AgentKind, Terminal};
 use std::path::{Path, PathBuf};
 
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";

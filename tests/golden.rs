@@ -9,9 +9,9 @@
 //! MUSTER_BLESS=1 cargo test --test golden
 //! ```
 
-use muster_interpreter::agent::AgentKind;
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::value::Value;
+use muster_interpreter::world::agent::AgentKind;
 use std::path::{Path, PathBuf};
 
 /// Who plays every side of a golden game.

@@ -116,7 +116,7 @@ fn failing_games_are_reported_and_reproduced() {
     assert!(err.contains("the flaky rule fired"), "{err}");
     // And a finished game's seed plays to the end.
     let all: Vec<u64> = (0..30)
-        .map(|i| muster_interpreter::simulate::game_seed(2, i))
+        .map(|i| muster_interpreter::tools::simulate::game_seed(2, i))
         .collect();
     let failed: Vec<u64> = failures
         .iter()

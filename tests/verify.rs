@@ -1,6 +1,6 @@
 //! Runs every example file under tests/examples, as `muster verify` does.
 
-use muster_interpreter::verify::{collect, Runner};
+use muster_interpreter::tools::verify::{collect, Runner};
 use std::path::PathBuf;
 
 #[test]

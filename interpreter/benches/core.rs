@@ -10,11 +10,11 @@
 //!   beside the same loop doing plain arithmetic.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use muster_interpreter::game::{call_script, Game, GameOptions};
-use muster_interpreter::hex::Hex;
-use muster_interpreter::los::{Effect, Height, LosEvaluator, LosRule, LosRules, PairRule};
-use muster_interpreter::map::Map;
-use muster_interpreter::ruleset::Ruleset;
+use muster_interpreter::game::{Game, GameOptions};
+use muster_interpreter::geom::hex::Hex;
+use muster_interpreter::geom::los::{Effect, Height, LosEvaluator, LosRule, LosRules, PairRule};
+use muster_interpreter::geom::map::Map;
+use muster_interpreter::host::compiled::CompiledRuleset;
 use muster_interpreter::table::{ColumnKey, RowQuery, Tables};
 use rhai::Dynamic;
 use std::path::Path;
@@ -142,8 +142,9 @@ fn tables(c: &mut Criterion) {
 }
 
 fn scripts(c: &mut Criterion) {
-    let ruleset =
-        Rc::new(Ruleset::load(Path::new("../tests/demo/rulesets/demo")).expect("demo ruleset"));
+    let ruleset = Rc::new(
+        CompiledRuleset::load(Path::new("../tests/demo/rulesets/demo")).expect("demo ruleset"),
+    );
     let scenario = muster_interpreter::scenario::Scenario::load(Path::new(
         "../tests/demo/scenarios/demo/skirmish.ron",
     ))
@@ -158,25 +159,22 @@ fn scripts(c: &mut Criterion) {
     });
     g.bench_function("call_defence_strength", |b| {
         b.iter(|| {
-            call_script(
-                &ruleset,
-                "defence_strength",
-                (handle.clone(), "b1".to_string()),
-            )
-            .expect("call")
+            ruleset
+                .call("defence_strength", (handle.clone(), "b1".to_string()))
+                .expect("call")
         })
     });
     g.finish();
 
     let probe = ruleset
-        .engine
+        .engine()
         .compile(
             "fn with_api(game, n) { let s = 0; for i in 0..n { s += game.distance(\"0101\", \"1008\"); } s }
              fn baseline(game, n) { let s = 0; for i in 0..n { s += i % 7; } s }",
         )
         .expect("probe");
-    let ast = ruleset.ast.clone_functions_only().merge(&probe);
-    let engine = &ruleset.engine;
+    let ast = ruleset.ast().clone_functions_only().merge(&probe);
+    let engine = ruleset.engine();
     let call = |name: &str| {
         let mut scope = rhai::Scope::new();
         engine

@@ -8,9 +8,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use muster_interpreter::game::{Game, GameOptions};
-use muster_interpreter::ruleset::Ruleset;
+use muster_interpreter::host::compiled::CompiledRuleset;
 use muster_interpreter::scenario::Scenario;
-use muster_interpreter::simulate::{self, Spec};
+use muster_interpreter::tools::simulate::{self, Spec};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
@@ -24,7 +24,7 @@ const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
 const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";
 const SEDGWICK: &str = "../scenarios/sedgwick_attacks/rebel_ambush.ron";
 
-fn play(scenario: &Scenario, ruleset: &Rc<Ruleset>, seed: u64) -> i64 {
+fn play(scenario: &Scenario, ruleset: &Rc<CompiledRuleset>, seed: u64) -> i64 {
     let opts = GameOptions {
         seed,
         ..GameOptions::default()
@@ -42,7 +42,7 @@ fn whole_games(c: &mut Criterion) {
         ("sedgwick_rebel_ambush", SEDGWICK),
     ] {
         let scenario = Scenario::load(Path::new(path)).expect("scenario");
-        let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir()).expect("ruleset"));
+        let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir()).expect("ruleset"));
         let mut seed = 0;
         g.bench_function(name, |b| {
             b.iter(|| {
@@ -64,7 +64,7 @@ fn load_times(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let s = Scenario::load(Path::new(path)).expect("scenario");
-                let r = Ruleset::load(&s.ruleset_dir()).expect("ruleset");
+                let r = CompiledRuleset::load(&s.ruleset_dir()).expect("ruleset");
                 let m = s.load_map().expect("map");
                 (r.sides.len(), m.hexes().len())
             })

@@ -6,163 +6,24 @@
 //! `setup(game)` once (optional), `game_turn(game)` each turn, and
 //! `victory(game)`, which returns `#{ winner: "...", vp: #{ side: n } }`.
 
-use crate::agent::{AgentKind, Answer, StdTerminal, Terminal};
-use crate::dice::{Dice, Stream, StreamState};
 use crate::error::{read_file, Error, Result};
-use crate::log::{Entry, Log};
-use crate::los::LosEvaluator;
-use crate::map::Map;
+use crate::geom::map::Map;
+use crate::host::compiled::CompiledRuleset;
 use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
-use crate::script::script_error;
-use crate::search::{CompiledProfile, CompiledZoc};
-use crate::state::{FxIndexMap, State};
 use crate::value::Value;
+use crate::world::agent::{AgentKind, Answer, Terminal};
+use crate::world::dice::StreamState;
+use crate::world::log::Log;
+use crate::world::state::State;
+use crate::world::timers::SectionTime;
+use crate::world::{GameHandle, Offer, World};
 use indexmap::IndexMap;
-use rhai::{CallFnOptions, Dynamic, FuncArgs, Scope};
+use rhai::{CallFnOptions, Dynamic, Scope};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-
-/// Everything a game holds. Scripts reach it only through [`GameHandle`].
-pub struct World {
-    /// The state.
-    pub state: State,
-    /// The dice.
-    pub dice: Dice,
-    /// The random agent's own stream.
-    pub agent_stream: Stream,
-    /// The log.
-    pub log: Log,
-    /// The map.
-    pub map: Rc<Map>,
-    /// The ruleset.
-    pub ruleset: Rc<Ruleset>,
-    /// LOS rules bound to the map.
-    pub los: LosEvaluator,
-    /// Movement profiles bound to the map.
-    pub profiles: FxIndexMap<String, CompiledProfile>,
-    /// ZOC rules bound to the map.
-    pub zoc: CompiledZoc,
-    /// Who plays each side.
-    pub agents: FxIndexMap<String, AgentKind>,
-    /// Forced answers (examples), used before any agent.
-    pub forced: VecDeque<Answer>,
-    /// Every decision must take a forced answer (strict examples): none left is an error.
-    pub only_forced: bool,
-    /// The options of every decision asked, when an example records them.
-    pub offers: Option<Vec<Offer>>,
-    /// Forced draws (examples): the items the next draws take, in order.
-    pub forced_draws: VecDeque<String>,
-    /// Hex ids as script strings, made once per game on first use (returning a
-    /// hex to a script is then a reference count, not a formatted string).
-    pub hex_ids: std::cell::OnceCell<crate::script::HexIds>,
-    /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
-    /// `muster play --profile`. Never read by rules.
-    pub timers: Timers,
-    /// How a human is asked.
-    pub terminal: Box<dyn Terminal>,
-}
-
-/// One decision as an example records it: who was asked, what, and the options' labels.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Offer {
-    /// The side asked.
-    pub side: String,
-    /// The kind of decision.
-    pub kind: String,
-    /// Every option's label, in order.
-    pub labels: Vec<String>,
-}
-
-/// The time and script operations spent in one named script section (see [`Timers`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SectionTime {
-    /// From entering to leaving, summed.
-    pub total: std::time::Duration,
-    /// The total less the time in sections opened inside it.
-    pub own: std::time::Duration,
-    /// Script operations from entering to leaving, summed (0 unless the game counts them,
-    /// see [`GameOptions::profile`]).
-    pub operations: u64,
-    /// The operations less those in sections opened inside it.
-    pub own_operations: u64,
-    /// Times entered.
-    pub count: u64,
-}
-
-/// A section entered and not yet left.
-#[derive(Debug)]
-struct OpenSection {
-    name: String,
-    started: std::time::Instant,
-    operations_at_start: u64,
-    /// Time and operations spent in sections opened inside this one.
-    inner: std::time::Duration,
-    inner_operations: u64,
-}
-
-/// Script section timers: `game.timer(name)` opens a section and `game.timer_end(name)`
-/// closes it. Sections nest, so each also knows its own time (less the sections inside).
-/// Each section also counts the script operations run inside it, read from
-/// [`crate::script::operations`].
-#[derive(Debug, Default)]
-pub struct Timers {
-    totals: IndexMap<String, SectionTime>,
-    open: Vec<OpenSection>,
-}
-
-impl Timers {
-    /// Opens section `name`.
-    pub fn enter(&mut self, name: &str) {
-        self.enter_at(name, crate::script::operations());
-    }
-
-    /// Closes section `name` and any left open inside it; a name not open is ignored.
-    pub fn leave(&mut self, name: &str) {
-        self.leave_at(name, crate::script::operations());
-    }
-
-    /// Opens section `name` when the operation count is `operations`.
-    fn enter_at(&mut self, name: &str, operations: u64) {
-        self.open.push(OpenSection {
-            name: name.to_string(),
-            started: std::time::Instant::now(),
-            operations_at_start: operations,
-            inner: std::time::Duration::default(),
-            inner_operations: 0,
-        });
-    }
-
-    /// Closes section `name` (and any left open inside it) when the operation count is
-    /// `operations`.
-    fn leave_at(&mut self, name: &str, operations: u64) {
-        let Some(i) = self.open.iter().rposition(|s| s.name == name) else {
-            return;
-        };
-        while self.open.len() > i {
-            let s = self.open.pop().expect("non-empty");
-            let elapsed = s.started.elapsed();
-            let ops = operations.saturating_sub(s.operations_at_start);
-            let t = self.totals.entry(s.name).or_default();
-            t.total += elapsed;
-            t.own += elapsed.saturating_sub(s.inner);
-            t.operations += ops;
-            t.own_operations += ops.saturating_sub(s.inner_operations);
-            t.count += 1;
-            if let Some(parent) = self.open.last_mut() {
-                parent.inner += elapsed;
-                parent.inner_operations += ops;
-            }
-        }
-    }
-}
-
-/// The handle scripts receive as `game`: a shared reference to the [`World`].
-#[derive(Clone)]
-pub struct GameHandle(pub Rc<RefCell<World>>);
 
 /// How a game is started.
 #[derive(Clone, Debug, Default)]
@@ -179,7 +40,7 @@ pub struct GameOptions {
     /// game as a section, and count script operations. Slows the game; applies when the game
     /// compiles its own ruleset ([`Game::from_scenario`], [`Game::resume`]).
     pub profile: bool,
-    /// Count script steps per line (`muster play --profile-lines`, see [`crate::lines`]); needs
+    /// Count script steps per line (`muster play --profile-lines`, see [`crate::host::lines`]); needs
     /// the `line-profile` feature. Applies as [`GameOptions::profile`] does.
     pub profile_lines: bool,
 }
@@ -228,7 +89,7 @@ pub struct Checkpoint {
 /// A game bound to its ruleset.
 pub struct Game {
     handle: GameHandle,
-    ruleset: Rc<Ruleset>,
+    compiled: Rc<CompiledRuleset>,
     scenario: PathBuf,
     set_up: bool,
 }
@@ -243,7 +104,11 @@ impl Game {
 
     /// Starts a game of a loaded scenario on an already-compiled ruleset (the
     /// ruleset is compiled once and shared by every game).
-    pub fn start(scenario: &Scenario, ruleset: Rc<Ruleset>, opts: &GameOptions) -> Result<Game> {
+    pub fn start(
+        scenario: &Scenario,
+        ruleset: Rc<CompiledRuleset>,
+        opts: &GameOptions,
+    ) -> Result<Game> {
         let map = Rc::new(scenario.load_map()?);
         Game::start_on(scenario, ruleset, map, opts)
     }
@@ -252,7 +117,7 @@ impl Game {
     /// map (batch runs load both once per worker).
     pub fn start_on(
         scenario: &Scenario,
-        ruleset: Rc<Ruleset>,
+        ruleset: Rc<CompiledRuleset>,
         map: Rc<Map>,
         opts: &GameOptions,
     ) -> Result<Game> {
@@ -260,8 +125,8 @@ impl Game {
         setup.options.extend(opts.options.clone());
         let mut game =
             Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
-        game.handle.0.borrow_mut().state.turn = scenario.file.first_turn;
-        game.handle.0.borrow_mut().state.last_turn = scenario.file.last_turn;
+        game.handle.0.borrow_mut().state_mut().turn = scenario.file.first_turn;
+        game.handle.0.borrow_mut().state_mut().last_turn = scenario.file.last_turn;
         game.scenario = scenario.path.clone();
         Ok(game)
     }
@@ -269,12 +134,13 @@ impl Game {
     /// Starts a game from a set-up (scenarios and example files).
     pub fn with_setup(
         setup: &Setup,
-        ruleset: Rc<Ruleset>,
+        compiled: Rc<CompiledRuleset>,
         map: Rc<Map>,
         opts: &GameOptions,
         text: &str,
         path: &Path,
     ) -> Result<Game> {
+        let ruleset = compiled.ruleset();
         let state = build_state(setup, &ruleset.sides, &map, text, path)?;
         for side in opts.agents.keys() {
             if !ruleset.sides.contains(side) {
@@ -284,10 +150,18 @@ impl Game {
                 )));
             }
         }
-        let world = World::new(state, ruleset.clone(), map, opts);
+        let world = World::new(
+            state,
+            ruleset.clone(),
+            compiled.hooks(),
+            map,
+            opts.seed,
+            &opts.agents,
+            opts.echo,
+        );
         Ok(Game {
             handle: GameHandle(Rc::new(RefCell::new(world))),
-            ruleset,
+            compiled,
             scenario: path.to_path_buf(),
             set_up: false,
         })
@@ -298,18 +172,26 @@ impl Game {
         let text = read_file(save_path)?;
         let save: SaveFile = crate::source::parse_ron(&text, save_path)?;
         let scenario = Scenario::load(&save.scenario)?;
-        let ruleset = Rc::new(load_ruleset(&scenario, opts)?);
+        let compiled = Rc::new(load_ruleset(&scenario, opts)?);
         let map = Rc::new(scenario.load_map()?);
-        let mut world = World::new(save.state, ruleset.clone(), map, opts);
-        world.dice = Dice::restore(ruleset.dice.clone(), save.dice);
-        world.agent_stream = Stream::restore(save.agent_stream);
+        let ruleset = compiled.ruleset().clone();
+        let mut world = World::new(
+            save.state,
+            ruleset.clone(),
+            compiled.hooks(),
+            map,
+            opts.seed,
+            &opts.agents,
+            opts.echo,
+        );
+        world.restore_streams(save.dice, save.agent_stream);
         world
-            .log
+            .log_mut()
             .restore_jsonl(&save.log)
             .map_err(|m| Error::at(crate::error::Location::file(save_path), m))?;
         Ok(Game {
             handle: GameHandle(Rc::new(RefCell::new(world))),
-            ruleset,
+            compiled,
             scenario: save.scenario,
             set_up: save.set_up,
         })
@@ -321,47 +203,52 @@ impl Game {
         &self.handle
     }
 
-    /// The ruleset.
+    /// The ruleset's manifest and data.
     #[must_use]
-    pub fn ruleset(&self) -> &Rc<Ruleset> {
-        &self.ruleset
+    pub fn ruleset(&self) -> &Ruleset {
+        self.compiled.ruleset()
+    }
+
+    /// The compiled ruleset.
+    #[must_use]
+    pub fn compiled(&self) -> &Rc<CompiledRuleset> {
+        &self.compiled
     }
 
     /// Replaces how a human is asked (tests).
     pub fn set_terminal(&mut self, t: Box<dyn Terminal>) {
-        self.handle.0.borrow_mut().terminal = t;
+        self.handle.0.borrow_mut().set_terminal(t);
     }
 
     /// Queues forced dice values.
     pub fn force_dice(&mut self, values: impl IntoIterator<Item = i64>) {
-        self.handle.0.borrow_mut().dice.force(values);
+        self.handle.0.borrow_mut().dice_mut().force(values);
     }
 
     /// Queues forced draws: the next `draw` calls take these items, in order.
     pub fn force_draws(&mut self, items: impl IntoIterator<Item = String>) {
-        self.handle.0.borrow_mut().forced_draws.extend(items);
+        self.handle.0.borrow_mut().force_draws(items);
     }
 
     /// The script section timers by name, in the order first entered (see `game.timer`).
     #[must_use]
     pub fn timers(&self) -> Vec<(String, SectionTime)> {
         let w = self.handle.0.borrow();
-        w.timers
-            .totals
-            .iter()
-            .map(|(k, t)| (k.clone(), *t))
+        w.timers()
+            .sections()
+            .map(|(k, t)| (k.to_string(), t))
             .collect()
     }
 
     /// Forced draws not yet taken.
     #[must_use]
     pub fn forced_draws_left(&self) -> usize {
-        self.handle.0.borrow().forced_draws.len()
+        self.handle.0.borrow().forced_draws_left()
     }
 
     /// Queues forced decisions.
     pub fn force_decisions(&mut self, answers: impl IntoIterator<Item = Answer>) {
-        self.handle.0.borrow_mut().forced.extend(answers);
+        self.handle.0.borrow_mut().force_decisions(answers);
     }
 
     /// From now on a roll with no forced die left, or a decision with no forced answer left,
@@ -369,54 +256,50 @@ impl Game {
     pub fn only_forced(&mut self, dice: bool, decisions: bool) {
         let mut w = self.handle.0.borrow_mut();
         if dice {
-            w.dice.only_forced();
+            w.dice_mut().only_forced();
         }
-        w.only_forced = decisions;
+        w.set_only_forced(decisions);
     }
 
     /// Records the options of every decision from now on (see [`Game::offers`]).
     pub fn record_offers(&mut self) {
-        self.handle.0.borrow_mut().offers = Some(Vec::new());
+        self.handle.0.borrow_mut().record_offers();
     }
 
     /// The decisions asked since [`Game::record_offers`], in order.
     #[must_use]
     pub fn offers(&self) -> Vec<Offer> {
-        self.handle.0.borrow().offers.clone().unwrap_or_default()
+        self.handle.0.borrow().offers().to_vec()
     }
 
     /// Calls a script function with the game as its first argument.
     pub fn call(&self, name: &str, args: Vec<Dynamic>) -> Result<Dynamic> {
         let mut all = vec![Dynamic::from(self.handle.clone())];
         all.extend(args);
-        call_script(&self.ruleset, name, all)
+        self.compiled.call(name, all)
     }
 
     /// Evaluates Rhai statements with `game` in scope, as an example step does: core calls
     /// (`game.distance("0101", "0104")`) and the ruleset's own functions; the value is the
     /// last statement's.
     pub fn eval(&self, expr: &str) -> Result<Dynamic> {
-        let engine = &self.ruleset.engine;
+        let engine = self.compiled.engine();
         let mut scope = Scope::new();
         scope.push("game", self.handle.clone());
         let ast = engine
             .compile_with_scope(&scope, expr)
             .map_err(|e| Error::rules(format!("`{expr}` does not compile: {e}")))?;
-        let ast = self.ruleset.ast.clone_functions_only().merge(&ast);
+        let ast = self.compiled.ast().clone_functions_only().merge(&ast);
         engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
-            .map_err(|e| {
-                script_error(&e, "", &|f| {
-                    self.ruleset.source_of(f).map(Path::to_path_buf)
-                })
-            })
+            .map_err(|e| self.compiled.script_error(&e, ""))
     }
 
     /// Runs `setup` if the ruleset defines it and it has not run.
     pub fn set_up(&mut self) -> Result<()> {
         if !self.set_up {
             self.set_up = true;
-            if self.ruleset.has_function("setup", 1) {
+            if self.compiled.has_function("setup", 1) {
                 let _ = self.call("setup", vec![])?;
             }
         }
@@ -427,22 +310,22 @@ impl Game {
     #[must_use]
     pub fn over(&self) -> bool {
         let w = self.handle.0.borrow();
-        w.state.ended || w.state.turn > w.state.last_turn
+        w.state().ended || w.state().turn > w.state().last_turn
     }
 
     /// Plays one game turn and moves the turn marker on.
     pub fn play_turn(&mut self) -> Result<()> {
         self.set_up()?;
-        let turn = self.handle.0.borrow().state.turn;
+        let turn = self.handle.0.borrow().state().turn;
         self.handle
             .0
             .borrow_mut()
-            .log
-            .push(turn, Entry::Turn { number: turn });
+            .log_mut()
+            .push(turn, crate::world::log::Entry::Turn { number: turn });
         let _ = self.call("game_turn", vec![])?;
         let mut w = self.handle.0.borrow_mut();
-        if !w.state.ended {
-            w.state.turn += 1;
+        if !w.state().ended {
+            w.state_mut().turn += 1;
         }
         Ok(())
     }
@@ -473,7 +356,7 @@ impl Game {
         };
         let mut vp = IndexMap::new();
         if let Some(Value::Map(v)) = m.shift_remove("vp") {
-            for side in &self.ruleset.sides {
+            for side in &self.ruleset().sides {
                 vp.insert(
                     side.clone(),
                     v.get(side).and_then(Value::as_int).unwrap_or(0),
@@ -485,8 +368,12 @@ impl Game {
             m.extend(inner);
         }
         let w = self.handle.0.borrow();
-        let turns = (w.state.turn.min(w.state.last_turn + 1) - 1).max(0);
-        let turns = if w.state.ended { w.state.turn } else { turns };
+        let turns = (w.state().turn.min(w.state().last_turn + 1) - 1).max(0);
+        let turns = if w.state().ended {
+            w.state().turn
+        } else {
+            turns
+        };
         Ok(GameResult {
             turns,
             winner,
@@ -505,23 +392,19 @@ impl Game {
                 .map_err(|e| Error::rules(e.to_string()))?;
         }
         let probe = self
-            .ruleset
-            .engine
+            .compiled
+            .engine()
             .compile("fn __muster_los(game, a, b) { game.los(a, b) }")
             .map_err(|e| Error::rules(e.to_string()))?;
-        let ast = self.ruleset.ast.clone_functions_only().merge(&probe);
+        let ast = self.compiled.ast().clone_functions_only().merge(&probe);
         let mut scope = Scope::new();
         let options = CallFnOptions::new().eval_ast(false);
         let args = (self.handle.clone(), from.to_string(), to.to_string());
         let m: rhai::Map = self
-            .ruleset
-            .engine
+            .compiled
+            .engine()
             .call_fn_with_options(options, &mut scope, &ast, "__muster_los", args)
-            .map_err(|e| {
-                script_error(&e, "los", &|f| {
-                    self.ruleset.source_of(f).map(Path::to_path_buf)
-                })
-            })?;
+            .map_err(|e| self.compiled.script_error(&e, "los"))?;
         let text = |k: &str| m.get(k).map(ToString::to_string).unwrap_or_default();
         let reasons = m
             .get("reasons")
@@ -543,11 +426,11 @@ impl Game {
     pub fn checkpoint(&self) -> Checkpoint {
         let w = self.handle.0.borrow();
         Checkpoint {
-            state: w.state.clone(),
-            dice: w.dice.state(),
-            agent_stream: w.agent_stream.state(),
+            state: w.state().clone(),
+            dice: w.dice().state(),
+            agent_stream: w.agent_stream().state(),
             set_up: self.set_up,
-            log_len: w.log.records().len(),
+            log_len: w.log().records().len(),
         }
     }
 
@@ -559,7 +442,7 @@ impl Game {
             dice: cp.dice,
             agent_stream: cp.agent_stream,
             set_up: cp.set_up,
-            log: self.handle.0.borrow().log.first_to_jsonl(cp.log_len),
+            log: self.handle.0.borrow().log().first_to_jsonl(cp.log_len),
         };
         ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
             .map_err(|e| Error::rules(format!("cannot save: {e}")))
@@ -590,145 +473,43 @@ impl Game {
     /// A copy of the state.
     #[must_use]
     pub fn state(&self) -> State {
-        self.handle.0.borrow().state.clone()
+        self.handle.0.borrow().state().clone()
     }
 
     /// A copy of the log.
     #[must_use]
     pub fn log(&self) -> Log {
-        self.handle.0.borrow().log.clone()
+        self.handle.0.borrow().log().clone()
     }
 
     /// Forced dice values not yet used.
     #[must_use]
     pub fn forced_dice_left(&self) -> usize {
-        self.handle.0.borrow().dice.forced_left()
+        self.handle.0.borrow().dice().forced_left()
     }
 
     /// Forced decisions not yet used.
     #[must_use]
     pub fn forced_decisions_left(&self) -> usize {
-        self.handle.0.borrow().forced.len()
+        self.handle.0.borrow().forced_decisions_left()
     }
 
     /// The map.
     #[must_use]
     pub fn map(&self) -> Rc<Map> {
-        self.handle.0.borrow().map.clone()
-    }
-}
-
-impl World {
-    fn new(state: State, ruleset: Rc<Ruleset>, map: Rc<Map>, opts: &GameOptions) -> World {
-        let profiles = ruleset
-            .movement
-            .iter()
-            .map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map)))
-            .collect();
-        let mut agents = FxIndexMap::default();
-        for side in &ruleset.sides {
-            agents.insert(
-                side.clone(),
-                opts.agents.get(side).cloned().unwrap_or(AgentKind::Bot),
-            );
-        }
-        World {
-            state,
-            dice: Dice::new(ruleset.dice.clone(), opts.seed),
-            // A second stream from the same seed, far from the dice's.
-            agent_stream: Stream::new(opts.seed ^ 0x5851_F42D_4C95_7F2D),
-            log: {
-                let mut log = Log::default();
-                log.echo = opts.echo;
-                log
-            },
-            los: LosEvaluator::new(&ruleset.los, &map),
-            zoc: CompiledZoc::new(&ruleset.zoc, &map),
-            profiles,
-            map,
-            ruleset,
-            agents,
-            forced: VecDeque::new(),
-            only_forced: false,
-            offers: None,
-            forced_draws: VecDeque::new(),
-            timers: Timers::default(),
-            hex_ids: std::cell::OnceCell::new(),
-            terminal: Box::new(StdTerminal),
-        }
+        self.handle.0.borrow().map().clone()
     }
 }
 
 /// Compiles a scenario's ruleset, for profiling if `opts` asks.
-fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<Ruleset> {
+fn load_ruleset(scenario: &Scenario, opts: &GameOptions) -> Result<CompiledRuleset> {
     let mut ruleset = if opts.profile {
-        Ruleset::load_profiled(&scenario.ruleset_dir())?
+        CompiledRuleset::load_profiled(&scenario.ruleset_dir())?
     } else {
-        Ruleset::load(&scenario.ruleset_dir())?
+        CompiledRuleset::load(&scenario.ruleset_dir())?
     };
-    if opts.profile_lines && !crate::lines::count_lines(&mut ruleset.engine) {
-        return Err(Error::rules(crate::lines::UNAVAILABLE));
+    if opts.profile_lines && !crate::host::lines::count_lines(ruleset.engine_mut()) {
+        return Err(Error::rules(crate::host::lines::UNAVAILABLE));
     }
     Ok(ruleset)
-}
-
-/// Calls a script function without re-running the scripts' top level.
-pub fn call_script(ruleset: &Ruleset, name: &str, args: impl FuncArgs) -> Result<Dynamic> {
-    let mut scope = Scope::new();
-    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-    ruleset
-        .engine
-        .call_fn_with_options::<Dynamic>(options, &mut scope, &ruleset.ast, name, args)
-        .map_err(|e| script_error(&e, name, &|f| ruleset.source_of(f).map(Path::to_path_buf)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Timers;
-    use std::time::Duration;
-
-    #[test]
-    fn timers_nest_and_know_their_own_time() {
-        let mut t = Timers::default();
-        t.enter("turn");
-        std::thread::sleep(Duration::from_millis(2));
-        t.enter("move");
-        std::thread::sleep(Duration::from_millis(5));
-        t.leave("move");
-        t.leave("nothing open");
-        t.enter("combat");
-        // Left open: closing the turn closes it too.
-        t.leave("turn");
-        let turn = t.totals["turn"];
-        let moves = t.totals["move"];
-        assert_eq!(
-            (turn.count, moves.count, t.totals["combat"].count),
-            (1, 1, 1)
-        );
-        assert!(turn.total >= moves.total + Duration::from_millis(2));
-        assert!(turn.own + moves.total <= turn.total + Duration::from_micros(1));
-        assert!(turn.own < turn.total - Duration::from_millis(4));
-        assert_eq!(moves.own, moves.total);
-        assert!(t.open.is_empty());
-    }
-
-    #[test]
-    fn sections_count_their_own_operations() {
-        let mut t = Timers::default();
-        t.enter_at("turn", 100);
-        t.enter_at("move", 110);
-        t.leave_at("move", 150);
-        t.enter_at("move", 160);
-        t.enter_at("search", 161);
-        // Closing `move` closes the search left open inside it.
-        t.leave_at("move", 170);
-        t.leave_at("turn", 200);
-        let (turn, moves, search) = (t.totals["turn"], t.totals["move"], t.totals["search"]);
-        assert_eq!((turn.operations, turn.own_operations), (100, 50));
-        assert_eq!(
-            (moves.operations, moves.own_operations, moves.count),
-            (50, 41, 2)
-        );
-        assert_eq!((search.operations, search.own_operations), (9, 9));
-    }
 }

@@ -16,41 +16,26 @@
 //! # Ok::<(), muster_interpreter::error::Error>(())
 //! ```
 //!
-//! The modules, from the ground up: [`hex`] (geometry), [`numbering`]
-//! (printed ids), [`map`], [`los`], [`search`] (movement, zones of control,
-//! retreats), [`dice`], [`table`], [`value`], [`state`], [`log`], [`agent`],
-//! [`ruleset`], [`desugar`] (script text as compiled), [`script`] (the Rhai
-//! host and its API), [`scenario`],
-//! [`game`], [`simulate`] (batch runs), [`verify`] (example files) and [`check`]
-//! (validation); [`alloc`] is the allocator the binary and benchmarks use.
+//! The layers, from the ground up (each depends only on those before it):
+//! [`error`], [`value`], [`source`] and [`alloc`]; [`geom`] (hexes, ids, maps, line of
+//! sight, searches); [`table`]; [`ruleset`] (the manifest and its data); [`world`] (one
+//! game's state, dice, log, agents and the decision protocol); [`host`] (the Rhai engine,
+//! the compiled ruleset and the script API); [`scenario`]; [`game`]; and [`tools`] (check,
+//! verify, simulate).
 
 // `deny` rather than `forbid`: the allocator (`alloc`) is the one module allowed `unsafe`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod agent;
 pub mod alloc;
-pub mod check;
-pub mod desugar;
-pub mod dice;
 pub mod error;
 pub mod game;
-pub mod hex;
-pub mod lines;
-pub mod log;
-pub mod los;
-pub mod map;
-pub mod moves;
-pub mod numbering;
-pub mod profile;
-pub mod query;
+pub mod geom;
+pub mod host;
 pub mod ruleset;
 pub mod scenario;
-pub mod script;
-pub mod search;
-pub mod simulate;
 pub mod source;
-pub mod state;
 pub mod table;
+pub mod tools;
 pub mod value;
-pub mod verify;
+pub mod world;

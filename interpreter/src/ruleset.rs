@@ -1,21 +1,20 @@
-//! Rulesets: the manifest `ruleset.ron`, its base ruleset, its tables, and its
-//! scripts compiled once into one AST that every game of the ruleset reuses.
+//! Rulesets: the manifest `ruleset.ron`, its base ruleset, its tables and its
+//! data (LOS, movement and zone-of-control rules, sides, dice, data for
+//! scripts). Nothing here builds an engine: the scripts, listed here, are
+//! compiled by `host::compiled`.
 //!
 //! A ruleset with `base: Some("blind_swords")` loads the base's scripts,
 //! tables and data first; the title's own scripts come after, so a title
 //! function with the same name and arity replaces the series one.
 
 use crate::error::{Error, Location, Result};
-use crate::los::LosRules;
-use crate::script::{self, script_error};
-use crate::search::{Profile, ZocRules};
+use crate::geom::los::LosRules;
+use crate::geom::search::{Profile, ZocRules};
 use crate::source::load_ron;
 use crate::table::Tables;
 use crate::value::Value;
 use indexmap::IndexMap;
-use rhai::{Engine, AST};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// The manifest as written.
@@ -88,7 +87,8 @@ impl Default for Limits {
     }
 }
 
-/// A loaded ruleset with its compiled scripts.
+/// A loaded ruleset: its manifest and its bases merged, its tables read. Its scripts are only
+/// listed; `host::compiled::CompiledRuleset` compiles them.
 pub struct Ruleset {
     /// The game's name.
     pub name: String,
@@ -108,14 +108,10 @@ pub struct Ruleset {
     pub zoc: ZocRules,
     /// Data for scripts.
     pub data: IndexMap<String, Value>,
-    /// The engine every game of this ruleset runs on.
-    pub engine: Engine,
-    /// All scripts, compiled and merged.
-    pub ast: AST,
-    functions: HashSet<(String, usize)>,
-    /// Each function's parameter lists by name, one per overload, fewest parameters first.
-    params: IndexMap<String, Vec<Vec<String>>>,
-    sources: IndexMap<String, PathBuf>,
+    /// The scripts of the ruleset and its bases, in load order (bases first).
+    pub scripts: Vec<PathBuf>,
+    /// Limits on scripts.
+    pub limits: Limits,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -139,7 +135,8 @@ fn project_root(dir: &Path) -> PathBuf {
 }
 
 /// The `rulesets/` folder scripts import from (the ruleset's parent).
-fn rulesets_dir(dir: &Path) -> PathBuf {
+#[must_use]
+pub fn rulesets_dir(dir: &Path) -> PathBuf {
     dir.parent()
         .map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
 }
@@ -220,27 +217,15 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
 }
 
 impl Ruleset {
-    /// Loads a ruleset folder (or its `ruleset.ron`): manifest, bases, tables, scripts.
+    /// Loads a ruleset folder (or its `ruleset.ron`): manifest, bases, tables; the scripts are
+    /// found but not read.
     pub fn load(path: &Path) -> Result<Ruleset> {
-        Ruleset::load_with(path, false)
-    }
-
-    /// Loads a ruleset for profiling: every script function that takes the game is timed as a
-    /// section of its own (see [`crate::profile`]), and the engine counts script operations.
-    /// A script the profiling rewrite would break is loaded as written.
-    pub fn load_profiled(path: &Path) -> Result<Ruleset> {
-        let mut ruleset = Ruleset::load_with(path, true)?;
-        script::count_operations(&mut ruleset.engine);
-        Ok(ruleset)
-    }
-
-    fn load_with(path: &Path, profiled: bool) -> Result<Ruleset> {
         let dir = if path.is_dir() {
             path.to_path_buf()
         } else {
             path.parent().unwrap_or(Path::new(".")).to_path_buf()
         };
-        let dir = crate::scenario::normalize(&dir);
+        let dir = crate::source::normalize(&dir);
         let mut g = Gathered::default();
         let name = gather(&dir, &mut g, 0)?;
         if g.sides.is_empty() {
@@ -253,46 +238,7 @@ impl Ruleset {
         for t in &g.tables {
             tables.load(t)?;
         }
-        let engine = script::build_engine(&g.limits, &rulesets_dir(&dir));
-        let mut ast = AST::empty();
-        let mut sources = IndexMap::new();
-        let texts = g
-            .scripts
-            .iter()
-            .map(|s| crate::error::read_file(s))
-            .collect::<Result<Vec<_>>>()?;
-        let defined = crate::desugar::script_functions(texts.iter().map(String::as_str));
-        for (s, text) in g.scripts.iter().zip(&texts) {
-            let mut part = compile_script(&engine, text, &defined, profiled).map_err(|e| {
-                let p = e.position();
-                Error::at(
-                    Location::new(s, p.line().unwrap_or(0), p.position().unwrap_or(0)),
-                    e.err_type().to_string(),
-                )
-            })?;
-            part.set_source(s.to_string_lossy().as_ref());
-            for f in part.iter_functions() {
-                sources.insert(f.name.to_string(), s.clone());
-            }
-            // Later scripts replace same-named functions of earlier ones.
-            ast = ast.merge(&part);
-        }
-        let mut functions = HashSet::new();
-        let mut params: IndexMap<String, Vec<Vec<String>>> = IndexMap::new();
-        for f in ast.iter_functions() {
-            functions.insert((f.name.to_string(), f.params.len()));
-            params
-                .entry(f.name.to_string())
-                .or_default()
-                .push(f.params.iter().map(|p| p.to_string()).collect());
-        }
-        // The AST lists functions in no fixed order: sort names and overloads so that
-        // nothing read from here can change from one run to the next.
-        params.sort_keys();
-        for overloads in params.values_mut() {
-            overloads.sort_by_key(Vec::len);
-        }
-        let ruleset = Ruleset {
+        Ok(Ruleset {
             name,
             dir,
             sides: g.sides,
@@ -302,63 +248,8 @@ impl Ruleset {
             movement: g.movement,
             zoc: g.zoc.unwrap_or_default(),
             data: g.data,
-            engine,
-            ast,
-            functions,
-            params,
-            sources,
-        };
-        ruleset.run_top_level()?;
-        Ok(ruleset)
+            scripts: g.scripts,
+            limits: g.limits,
+        })
     }
-
-    /// Runs the scripts' top-level statements once, so that a script error
-    /// outside any function is reported at load time.
-    fn run_top_level(&self) -> Result<()> {
-        self.engine
-            .run_ast(&self.ast)
-            .map_err(|e| script_error(&e, "", &|f| self.source_of(f).map(Path::to_path_buf)))
-    }
-
-    /// Whether the scripts define `name` with `arity` parameters.
-    #[must_use]
-    pub fn has_function(&self, name: &str, arity: usize) -> bool {
-        self.functions.contains(&(name.to_string(), arity))
-    }
-
-    /// The parameter names of every script function called `name`, one list per overload,
-    /// fewest parameters first (empty when there is no such function).
-    #[must_use]
-    pub fn overloads(&self, name: &str) -> &[Vec<String>] {
-        self.params.get(name).map_or(&[], Vec::as_slice)
-    }
-
-    /// The script file that defines a function (the last one loaded).
-    #[must_use]
-    pub fn source_of(&self, name: &str) -> Option<&Path> {
-        self.sources.get(name).map(PathBuf::as_path)
-    }
-
-    /// The names of all script functions.
-    pub fn function_names(&self) -> impl Iterator<Item = &str> {
-        self.params.keys().map(String::as_str)
-    }
-}
-
-/// Compiles one script as the engine runs it: calls into the core desugared (see
-/// [`crate::desugar`]) and, with `profiled`, its functions wrapped in timed sections (see
-/// [`crate::profile`]). A text the rewrites would break is compiled as written, so a syntax
-/// error always points into the script as its author wrote it.
-fn compile_script(
-    engine: &Engine,
-    text: &str,
-    defined: &HashSet<String>,
-    profiled: bool,
-) -> std::result::Result<AST, rhai::ParseError> {
-    let desugared = |t: &str| engine.compile(crate::desugar::game_calls(t, defined)).ok();
-    profiled
-        .then(|| desugared(&crate::profile::wrap_functions(text)))
-        .flatten()
-        .or_else(|| desugared(text))
-        .map_or_else(|| engine.compile(text), Ok)
 }

@@ -2,10 +2,10 @@
 //! of units, tracks, decks and data that the ruleset's scripts read.
 
 use crate::error::{Error, Result};
-use crate::map::{Map, MapFile};
-use crate::source::{load_ron, Cursor};
-use crate::state::{State, Unit};
+use crate::geom::map::{Map, MapFile};
+use crate::source::{load_ron, relative_to, Cursor};
 use crate::value::Value;
+use crate::world::state::{State, Unit};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -181,34 +181,6 @@ impl Scenario {
             ));
         }
         Map::load(&p)
-    }
-}
-
-/// A path written in `file`, resolved against `file`'s folder.
-#[must_use]
-pub fn relative_to(file: &Path, written: &str) -> PathBuf {
-    normalize(&file.parent().unwrap_or(Path::new(".")).join(written))
-}
-
-/// Removes `.` and `name/..` pairs from a path without touching the disk, so
-/// messages name files the way a person would.
-#[must_use]
-pub fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    if out.is_empty() {
-        PathBuf::from(".")
-    } else {
-        out.iter().collect()
     }
 }
 

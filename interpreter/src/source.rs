@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Location};
 use serde::de::DeserializeOwned;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Walks forward through a file's text looking for quoted strings in the
 /// order a loader visits them. Because data files are visited in document
@@ -132,6 +132,57 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// A path written in `file`, resolved against `file`'s folder.
+#[must_use]
+pub fn relative_to(file: &Path, written: &str) -> PathBuf {
+    normalize(&file.parent().unwrap_or(Path::new(".")).join(written))
+}
+
+/// Removes `.` and `name/..` pairs from a path without touching the disk, so
+/// messages name files the way a person would.
+#[must_use]
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
+    }
+}
+
+/// The name of the first item in a RON text, skipping comments.
+#[must_use]
+pub fn top_level_name(text: &str) -> Option<String> {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, b)| b);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, b)| b);
+        } else if let Some(r) = rest.strip_prefix("#![") {
+            rest = r.split_once(']').map_or("", |(_, b)| b);
+        } else {
+            break;
+        }
+    }
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +217,18 @@ mod tests {
             " (did you mean `forest`?)"
         );
         assert_eq!(did_you_mean("zzzzzz", ["forest", "clear"]), "");
+    }
+
+    #[test]
+    fn reads_the_kind_past_comments() {
+        assert_eq!(
+            top_level_name("// header\n/* more */\nScenario(\n"),
+            Some("Scenario".into())
+        );
+        assert_eq!(
+            top_level_name("#![enable(implicit_some)]\nMap("),
+            Some("Map".into())
+        );
+        assert_eq!(top_level_name("   "), None);
     }
 }

@@ -1,6 +1,6 @@
 //! `muster check`: validate content files and report `file:line:col: message`.
 
-use muster_interpreter::check::check_path;
+use muster_interpreter::tools::check::check_path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

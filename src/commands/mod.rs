@@ -9,6 +9,7 @@ macro_rules! out {
     }};
 }
 
+pub mod api;
 pub mod check;
 pub mod los;
 pub mod play;
@@ -16,8 +17,8 @@ pub mod simulate;
 pub mod verify;
 
 use indexmap::IndexMap;
-use muster_interpreter::agent::AgentKind;
 use muster_interpreter::value::Value;
+use muster_interpreter::world::agent::AgentKind;
 
 /// Parses `SIDE=AGENT` arguments.
 pub fn parse_agents(args: &[String]) -> anyhow::Result<IndexMap<String, AgentKind>> {

@@ -2,7 +2,7 @@
 
 use super::{parse_agents, parse_options};
 use muster_interpreter::game::{write_atomically, Checkpoint, Game, GameOptions, GameResult};
-use muster_interpreter::lines;
+use muster_interpreter::host::lines;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,10 +65,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         None => Game::from_scenario(&a.scenario, &opts)?,
     };
     let started = std::time::Instant::now();
-    let operations_before = muster_interpreter::script::operations();
+    let operations_before = muster_interpreter::host::engine::operations();
     let outcome = play_out(&mut game, a.save.as_deref());
     if a.profile {
-        let operations = muster_interpreter::script::operations() - operations_before;
+        let operations = muster_interpreter::host::engine::operations() - operations_before;
         print_profile(&game, started.elapsed(), operations);
     }
     if a.profile_lines {
@@ -152,7 +152,7 @@ fn print_result(r: &GameResult, a: &Args, game: &Game) {
 /// (scripts read again for the text; a line that cannot be read shows none).
 fn print_line_profile(game: &Game, counts: &[lines::LineCount], shown: usize) {
     let total: u64 = counts.iter().map(|c| c.steps).sum();
-    let ruleset = game.ruleset();
+    let ruleset = game.compiled();
     let mut texts: HashMap<std::path::PathBuf, Vec<String>> = HashMap::new();
     eprintln!(
         "script steps per line: {total} in all (statements and expression steps, calls into the core included)"
@@ -162,7 +162,7 @@ fn print_line_profile(game: &Game, counts: &[lines::LineCount], shown: usize) {
         // A profiled body (`--profile`) is the function as written.
         let name = c
             .function
-            .strip_suffix(muster_interpreter::profile::BODY_SUFFIX)
+            .strip_suffix(muster_interpreter::host::profile::BODY_SUFFIX)
             .unwrap_or(&c.function);
         let file = ruleset
             .source_of(&c.function)

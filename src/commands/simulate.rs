@@ -4,7 +4,7 @@
 
 use super::{parse_options, read_agents};
 use indicatif::{ProgressBar, ProgressStyle};
-use muster_interpreter::simulate::{self, Report, Shard, ShardFile, Spec};
+use muster_interpreter::tools::simulate::{self, Report, Shard, ShardFile, Spec};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,6 +1,6 @@
 //! `muster verify`: run example files and end with `N passed, N failed`.
 
-use muster_interpreter::verify::{collect, Runner};
+use muster_interpreter::tools::verify::{collect, Runner};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

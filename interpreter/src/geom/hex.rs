@@ -2,7 +2,7 @@
 //! canonical hexsides and the centre-to-centre line trace used by line of sight.
 //!
 //! Geometry knows nothing of terrain or of how a map numbers its hexes; see
-//! [`crate::numbering`] for printed ids and [`crate::map`] for what is in a hex.
+//! `numbering` for printed ids and `map` for what is in a hex.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +44,7 @@ impl Hex {
     /// The neighbour in direction `dir` (taken modulo 6).
     ///
     /// ```
-    /// use muster_interpreter::hex::Hex;
+    /// use muster_interpreter::geom::hex::Hex;
     /// assert_eq!(Hex::new(0, 0).neighbour(2), Hex::new(1, 0));
     /// ```
     #[must_use]
@@ -62,7 +62,7 @@ impl Hex {
     /// Distance in hexes.
     ///
     /// ```
-    /// use muster_interpreter::hex::Hex;
+    /// use muster_interpreter::geom::hex::Hex;
     /// assert_eq!(Hex::new(0, 0).distance(Hex::new(2, -1)), 2);
     /// ```
     #[must_use]
@@ -176,7 +176,7 @@ impl LineStep {
 /// The trace is symmetric: tracing back gives the same steps reversed.
 ///
 /// ```
-/// use muster_interpreter::hex::{line_trace, Hex, LineStep};
+/// use muster_interpreter::geom::hex::{line_trace, Hex, LineStep};
 /// // Along a hex row the line meets no hexside.
 /// assert_eq!(line_trace(Hex::new(0, 0), Hex::new(2, 0)), vec![LineStep::Hex(Hex::new(1, 0))]);
 /// ```

@@ -5,13 +5,13 @@
 //! Every worker thread loads the ruleset (compiling its scripts), the
 //! scenario and the map once, and reuses them for all its games.
 
-use crate::agent::AgentKind;
 use crate::error::{Error, Result};
-use crate::game::{call_script, Game, GameOptions};
-use crate::map::Map;
-use crate::ruleset::Ruleset;
+use crate::game::{Game, GameOptions};
+use crate::geom::map::Map;
+use crate::host::compiled::CompiledRuleset;
 use crate::scenario::Scenario;
 use crate::value::Value;
+use crate::world::agent::AgentKind;
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -118,7 +118,7 @@ pub fn game_seed(base: u64, index: usize) -> u64 {
 struct Loaded {
     scenario_path: PathBuf,
     scenario: Scenario,
-    ruleset: Rc<Ruleset>,
+    ruleset: Rc<CompiledRuleset>,
     map: Rc<Map>,
 }
 
@@ -128,7 +128,7 @@ thread_local! {
 
 fn load(path: &Path) -> Result<Loaded> {
     let scenario = Scenario::load(path)?;
-    let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+    let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir())?);
     let map = Rc::new(scenario.load_map()?);
     Ok(Loaded {
         scenario_path: path.to_path_buf(),
@@ -193,15 +193,11 @@ fn losses(game: &Game) -> Result<IndexMap<String, Losses>> {
         .iter()
         .map(|s| (s.clone(), Losses::default()))
         .collect();
-    if !game.ruleset().has_function("losses", 1) {
+    if !game.compiled().has_function("losses", 1) {
         return Ok(out);
     }
-    let v = Value::from_dynamic(&call_script(
-        game.ruleset(),
-        "losses",
-        (game.handle().clone(),),
-    )?)
-    .map_err(Error::rules)?;
+    let v = Value::from_dynamic(&game.compiled().call("losses", (game.handle().clone(),))?)
+        .map_err(Error::rules)?;
     let Value::Map(m) = v else {
         return Err(Error::rules(
             "`losses` must return #{ side: #{ units: n, strength: n } }",
@@ -240,7 +236,7 @@ pub fn run(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Run> {
     // Load once here so that a broken scenario is one clear error, not one per game.
-    let sides = load(&spec.scenario)?.ruleset.sides.clone();
+    let sides = load(&spec.scenario)?.ruleset.ruleset().sides.clone();
     agents(spec)?;
     // An agent for a side the ruleset does not have is a mistake in the command, not a failed game.
     if let Some(bad) = spec.agents.keys().find(|s| !sides.contains(s)) {

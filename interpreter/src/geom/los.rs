@@ -7,9 +7,9 @@
 //! ruleset's Rhai hook `los_override`.
 
 #[cfg(test)]
-use crate::hex::line_trace;
-use crate::hex::{Hex, LineIter, LineStep};
-use crate::map::Map;
+use crate::geom::hex::line_trace;
+use crate::geom::hex::{Hex, LineIter, LineStep};
+use crate::geom::map::Map;
 use serde::{Deserialize, Serialize};
 
 /// A ruleset's line-of-sight rules as written.

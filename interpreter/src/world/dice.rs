@@ -255,7 +255,7 @@ impl Dice {
 /// The `11–66` reading of two dice: the first die gives tens, the second units.
 ///
 /// ```
-/// assert_eq!(muster_interpreter::dice::read_11_66(5, 3), 53);
+/// assert_eq!(muster_interpreter::world::dice::read_11_66(5, 3), 53);
 /// ```
 #[must_use]
 pub fn read_11_66(tens: i64, units: i64) -> i64 {

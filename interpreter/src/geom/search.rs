@@ -4,8 +4,8 @@
 //! These loops over hexes are the hot part of a game, so they live here in
 //! Rust; scripts decide what to do with the answers.
 
-use crate::hex::Hex;
-use crate::map::Map;
+use crate::geom::hex::Hex;
+use crate::geom::map::Map;
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@
 //! sheet prefixes (`N1904`, `S0712`) with each sheet's place in the whole map.
 //! Ids parse and print back unchanged.
 
-use crate::hex::Hex;
+use crate::geom::hex::Hex;
 use serde::{Deserialize, Serialize};
 
 /// Flat-top hexes stand in columns; pointy-top hexes stand in rows.
@@ -280,7 +280,7 @@ impl Numbering {
     /// Parses a printed id into a hex, checking that it is on the map.
     ///
     /// ```
-    /// use muster_interpreter::numbering::Numbering;
+    /// use muster_interpreter::geom::numbering::Numbering;
     /// let n = Numbering::simple((1, 10), (1, 10));
     /// let h = n.parse("0102").unwrap();
     /// assert_eq!(n.format(h).unwrap(), "0102");

@@ -3,7 +3,7 @@
 //! global data. Every collection is ordered, so that iterating the state, and
 //! therefore a whole game, is deterministic.
 
-use crate::hex::Hex;
+use crate::geom::hex::Hex;
 use crate::value::Value;
 use indexmap::{IndexMap, IndexSet};
 use serde::{Deserialize, Serialize};

@@ -3,11 +3,11 @@
 //! without building a script value per hex, and ranked in Rust for a bot
 //! that describes what it wants (goals, a distance to keep, adjustments).
 //!
-//! Scripts call it as `game.choose_move(...)` (see `script.rs`); this module
+//! Scripts call it as `game.choose_move(...)` (see `host/api/decisions.rs`); this module
 //! holds the parts that need no script engine.
 
-use crate::hex::Hex;
-use crate::map::{HexGroup, Map};
+use crate::geom::hex::Hex;
+use crate::geom::map::{HexGroup, Map};
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
@@ -152,7 +152,7 @@ fn mp_text(mp: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Map;
+    use crate::geom::map::Map;
     use std::path::Path;
 
     fn map() -> Map {

@@ -6,8 +6,8 @@
 //! as bit sets so that line of sight and movement search test them cheaply.
 
 use crate::error::{Error, Location, Result};
-use crate::hex::{Hex, Hexside};
-use crate::numbering::{FastLayout, IdError, Numbering, Orientation};
+use crate::geom::hex::{Hex, Hexside};
+use crate::geom::numbering::{FastLayout, IdError, Numbering, Orientation};
 use crate::source::{did_you_mean, load_ron, parse_ron, Cursor};
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};

@@ -9,7 +9,7 @@
 //!
 //! The transform is textual and deliberately narrow: it touches only headers that start a line,
 //! take `game` first and open their body on the same line. A file it cannot rewrite cleanly
-//! (the result does not compile) is loaded as written; see [`crate::ruleset::Ruleset::load_profiled`].
+//! (the result does not compile) is loaded as written; see `CompiledRuleset::load_profiled`.
 
 /// The suffix given to a profiled function's renamed body.
 pub const BODY_SUFFIX: &str = "__profiled";

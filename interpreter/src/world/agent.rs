@@ -5,7 +5,7 @@
 //! that replacing a random answer by a recorded one leaves the dice unchanged.
 
 use crate::error::{read_file, Error, Result};
-use crate::log::{Entry, Record};
+use crate::world::log::{Entry, Record};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::Path;

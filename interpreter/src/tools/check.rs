@@ -8,35 +8,13 @@
 
 use crate::error::{read_file, Error, Location};
 use crate::game::{Game, GameOptions};
-use crate::map::Map;
-use crate::ruleset::Ruleset;
+use crate::geom::map::Map;
+use crate::host::compiled::CompiledRuleset;
 use crate::scenario::Scenario;
+use crate::source::top_level_name;
 use crate::table::Tables;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-
-/// The name of the first item in a RON text, skipping comments.
-#[must_use]
-pub fn top_level_name(text: &str) -> Option<String> {
-    let mut rest = text;
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |(_, b)| b);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |(_, b)| b);
-        } else if let Some(r) = rest.strip_prefix("#![") {
-            rest = r.split_once(']').map_or("", |(_, b)| b);
-        } else {
-            break;
-        }
-    }
-    let name: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (!name.is_empty()).then_some(name)
-}
 
 /// Checks one file or folder; returns each problem found.
 pub fn check_path(path: &Path) -> Vec<Error> {
@@ -71,7 +49,7 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         Some("Scenario") => check_scenario(path),
         Some("Map") => Map::load(path).map(|_| ()),
         Some("Table" | "Values") => Tables::default().load(path),
-        Some("Example") => crate::verify::Runner::default().run(path).map(|_| ()),
+        Some("Example") => crate::tools::verify::Runner::default().run(path).map(|_| ()),
         Some("Ruleset") => return check_ruleset(path.parent().unwrap_or(Path::new("."))),
         // Saved games and other RON files are not content to check.
         Some("SaveFile") | None => Ok(()),
@@ -92,7 +70,7 @@ fn check_ruleset(dir: &Path) -> Vec<Error> {
                 .ok()
         })
         .is_some_and(|f| f.library);
-    match Ruleset::load(dir) {
+    match CompiledRuleset::load(dir) {
         Ok(_) if library => Vec::new(),
         Ok(r) => ["game_turn", "victory"]
             .iter()
@@ -110,25 +88,7 @@ fn check_ruleset(dir: &Path) -> Vec<Error> {
 
 fn check_scenario(path: &Path) -> Result<(), Error> {
     let scenario = Scenario::load(path)?;
-    let ruleset = Rc::new(Ruleset::load(&scenario.ruleset_dir())?);
+    let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir())?);
     // Building the game places every unit and checks every side and hex.
     Game::start(&scenario, ruleset, &GameOptions::default()).map(|_| ())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_the_kind_past_comments() {
-        assert_eq!(
-            top_level_name("// header\n/* more */\nScenario(\n"),
-            Some("Scenario".into())
-        );
-        assert_eq!(
-            top_level_name("#![enable(implicit_some)]\nMap("),
-            Some("Map".into())
-        );
-        assert_eq!(top_level_name("   "), None);
-    }
 }

@@ -17,9 +17,9 @@
 //! | `props` | has these property values |
 //! | `face` | has this face up |
 
-use crate::hex::Hex;
-use crate::state::Unit;
+use crate::geom::hex::Hex;
 use crate::value::Value;
+use crate::world::state::Unit;
 use indexmap::IndexMap;
 use rhai::ImmutableString;
 

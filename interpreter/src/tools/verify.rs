@@ -3,14 +3,16 @@
 //! name with named arguments, and expectations on the state and the log.
 //! `muster verify` runs them; `docs/formats.md` documents the format.
 
-use crate::agent::{AgentKind, Answer};
 use crate::error::{Error, Location, Result};
-use crate::game::{Game, GameOptions, Offer};
-use crate::map::{Map, MapFile};
-use crate::ruleset::Ruleset;
-use crate::scenario::{relative_to, MapRef, Scenario, Setup, UnitSpec};
+use crate::game::{Game, GameOptions};
+use crate::geom::map::{Map, MapFile};
+use crate::host::compiled::CompiledRuleset;
+use crate::scenario::{MapRef, Scenario, Setup, UnitSpec};
+use crate::source::relative_to;
 use crate::source::{load_ron, Cursor};
 use crate::value::Value;
+use crate::world::agent::Answer;
+use crate::world::Offer;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -280,7 +282,7 @@ pub struct Outcome {
 /// Loads rulesets once per run, however many examples use them.
 #[derive(Default)]
 pub struct Runner {
-    rulesets: HashMap<PathBuf, Rc<Ruleset>>,
+    rulesets: HashMap<PathBuf, Rc<CompiledRuleset>>,
 }
 
 fn numbers_equal(a: &Value, b: &Value) -> bool {
@@ -301,12 +303,12 @@ fn numbers_equal(a: &Value, b: &Value) -> bool {
 }
 
 impl Runner {
-    fn ruleset(&mut self, dir: &Path) -> Result<Rc<Ruleset>> {
+    fn ruleset(&mut self, dir: &Path) -> Result<Rc<CompiledRuleset>> {
         let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         if let Some(r) = self.rulesets.get(&key) {
             return Ok(r.clone());
         }
-        let r = Rc::new(Ruleset::load(dir)?);
+        let r = Rc::new(CompiledRuleset::load(dir)?);
         self.rulesets.insert(key, r.clone());
         Ok(r)
     }
@@ -388,10 +390,10 @@ impl Runner {
         {
             let h = game.handle().clone();
             let mut w = h.0.borrow_mut();
-            w.state.turn = ex.turn.unwrap_or(first_turn);
-            w.state.last_turn = w.state.turn.max(w.state.last_turn);
+            w.state_mut().turn = ex.turn.unwrap_or(first_turn);
+            w.state_mut().last_turn = w.state_mut().turn.max(w.state_mut().last_turn);
             if ex.unforced.decisions == UnforcedDecisions::Random {
-                w.agents.values_mut().for_each(|a| *a = AgentKind::Random);
+                w.all_random();
             }
         }
         game.force_dice(ex.dice.clone());
@@ -410,9 +412,9 @@ impl Runner {
 /// exactly as many arguments as the step names (Rhai tells same-named functions apart by
 /// their number of parameters only).
 fn step_params(game: &Game, i: usize, step: &Step) -> Result<Vec<String>> {
-    let overloads = game.ruleset().overloads(&step.call);
+    let overloads = game.compiled().overloads(&step.call);
     if overloads.is_empty() {
-        let hint = crate::source::did_you_mean(&step.call, game.ruleset().function_names());
+        let hint = crate::source::did_you_mean(&step.call, game.compiled().function_names());
         return Err(Error::rules(format!(
             "step {}: the ruleset has no procedure `{}`{hint}",
             i + 1,
@@ -758,7 +760,7 @@ fn collect_dir(dir: &Path) -> Vec<PathBuf> {
 /// Whether a file looks like an example file (its first item is `Example(`).
 #[must_use]
 pub fn is_example(text: &str) -> bool {
-    crate::check::top_level_name(text).as_deref() == Some("Example")
+    crate::source::top_level_name(text).as_deref() == Some("Example")
 }
 
 /// Where in an example file a title is, for messages.

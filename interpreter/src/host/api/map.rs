@@ -1,0 +1,510 @@
+//! The map: hexes and their ids, neighbours, distances and directions, terrain, elevation,
+//! hexsides, areas and places, lines and line of sight.
+
+use crate::geom::hex::Hex;
+use crate::geom::los::Verdict;
+use crate::host::args::hex_list;
+use crate::world::{fail, GameHandle, Rr};
+use rhai::{Array, Dynamic, Map as RMap, Module, NativeCallContext, INT};
+use rustc_hash::FxHashSet as HashSet;
+
+/// The heading of this package in the reference.
+pub const TITLE: &str = "Map and line of sight";
+
+/// What the package is about, for the reference.
+pub const ABOUT: &str = "Hexes are printed ids (`\"0203\"`, `\"N1904\"`); a bad id is a script error. Wherever a call takes a list of hexes, the list may hold hex ids, hex sets (`game.hexset`) and further lists, which the core joins in order. Line of sight follows the ruleset's LOS rules, then its `fn los_override(game, from, to, verdict)` when it has one.";
+
+/// The package: every function of this topic, documented.
+#[must_use]
+pub fn package() -> Module {
+    let mut module = Module::new();
+    let m = &mut module;
+    reg!(
+        m,
+        "is_hex",
+        &["game", "hex",],
+        &[
+            "Whether `hex` is the id of a hex on the map.",
+            "Returns `true` or `false`."
+        ],
+        |g: &mut GameHandle, hex: &str| { g.0.borrow().map().parse(hex).is_ok() },
+    );
+    reg!(
+        m,
+        "hexes",
+        &["game"],
+        &[
+            "Every hex of the map.",
+            "Returns an array of hex ids in the map's order."
+        ],
+        |g: &mut GameHandle| -> Array {
+            let w = g.0.borrow();
+            w.ids(w.map().hexes())
+        },
+    );
+    reg!(
+        m,
+        "neighbours",
+        &["game", "hex"],
+        &[
+            "The map hexes next to `hex`.",
+            "Returns an array of hex ids by direction (fewer than six at an edge); an unknown hex is an error.",
+        ],
+        |g: &mut GameHandle, hex: &str| -> Rr<Array> {
+        let w = g.0.borrow();
+        let h = w.hex(hex)?;
+        Ok(w.ids(w.map().neighbours(h).collect::<Vec<_>>()))
+    },
+    );
+    reg!(
+        m,
+        "distance",
+        &["game", "from", "to",],
+        &[
+            "The distance in hexes between two hexes.",
+            "Returns the distance; an unknown hex is an error."
+        ],
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
+            let w = g.0.borrow();
+            Ok(INT::from(w.hex(a)?.distance(w.hex(b)?)))
+        },
+    );
+    reg!(
+        m,
+        "line_splits",
+        &["game", "a", "b", "hex"],
+        &[
+            "Whether the straight line through the centres of `a` and `b`, extended both ways, crosses the inside of `hex` (flanking fire).",
+            "Returns `true` or `false`; an unknown hex is an error.",
+        ],
+        |g: &mut GameHandle, a: &str, b: &str, c: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            Ok(crate::geom::hex::line_splits(
+                w.hex(a)?,
+                w.hex(b)?,
+                w.hex(c)?,
+            ))
+        },
+    );
+    reg!(
+        m,
+        "hexes_within",
+        &["game", "hex", "radius",],
+        &[
+            "The map hexes within `radius` of `hex`, itself included.",
+            "Returns an array of hex ids, nearest first; an unknown hex is an error."
+        ],
+        |g: &mut GameHandle, hex: &str, r: INT| -> Rr<Array> {
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            Ok(w.ids(
+                h.within(r.max(0) as u32)
+                    .into_iter()
+                    .filter(|x| w.map().contains(*x)),
+            ))
+        },
+    );
+    reg!(
+        m,
+        "direction",
+        &["game", "from", "to",],
+        &[
+            "The direction from `from` to the adjacent `to`, 0 to 5.",
+            "Returns the direction, -1 when the hexes are not adjacent."
+        ],
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
+            let w = g.0.borrow();
+            Ok(w.hex(a)?.direction_to(w.hex(b)?).map_or(-1, |d| d as INT))
+        },
+    );
+    reg!(
+        m,
+        "direction_name",
+        &["game", "direction",],
+        &[
+            "The name of a direction (taken modulo 6) on this map: `north`, `north-east` ... as the map's orientation names them.",
+            "Returns the name."
+        ],
+        |g: &mut GameHandle, d: INT| -> String {
+            g.0.borrow()
+                .map()
+                .direction_name(d.rem_euclid(6) as usize)
+                .to_string()
+        },
+    );
+    reg!(
+        m,
+        "terrain",
+        &["game", "hex",],
+        &[
+            "The terrain tags of `hex`.",
+            "Returns an array of tags, empty when it has none; an unknown hex is an error."
+        ],
+        |g: &mut GameHandle, hex: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            Ok(w.map()
+                .terrain(h)
+                .into_iter()
+                .map(|t| Dynamic::from(t.to_string()))
+                .collect())
+        },
+    );
+    reg!(
+        m,
+        "has_terrain",
+        &["game", "hex", "tag",],
+        &[
+            "Whether `hex` has the terrain tag `tag`.",
+            "Returns `true` or `false`; an unknown hex is an error."
+        ],
+        |g: &mut GameHandle, hex: &str, tag: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            Ok(w.map().has_terrain(w.hex(hex)?, tag))
+        },
+    );
+    reg!(
+        m,
+        "elevation",
+        &["game", "hex",],
+        &[
+            "The elevation of `hex`.",
+            "Returns the level, 0 when the map gives none; an unknown hex is an error."
+        ],
+        |g: &mut GameHandle, hex: &str| -> Rr<INT> {
+            let w = g.0.borrow();
+            Ok(INT::from(w.map().elevation(w.hex(hex)?)))
+        },
+    );
+    reg!(
+        m,
+        "hexside",
+        &["game", "from", "to",],
+        &[
+            "The features of the side between two adjacent hexes (river, ford, road crossing ...).",
+            "Returns an array of feature names, empty when none."
+        ],
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            Ok(w.map()
+                .hexside(w.hex(a)?, w.hex(b)?)
+                .into_iter()
+                .map(|t| Dynamic::from(t.to_string()))
+                .collect())
+        },
+    );
+    reg!(
+        m,
+        "has_hexside",
+        &["game", "from", "to", "feature",],
+        &[
+            "Whether the side between two adjacent hexes has `feature`.",
+            "Returns `true` or `false` (`false` for a feature the map never names)."
+        ],
+        |g: &mut GameHandle, a: &str, b: &str, f: &str| -> Rr<bool> {
+            let w = g.0.borrow();
+            let bit = w.map().feature_bit(f).unwrap_or(0);
+            Ok(w.map().side_bits(w.hex(a)?, w.hex(b)?) & bit != 0)
+        },
+    );
+    reg!(
+        m,
+        "area",
+        &["game", "name",],
+        &[
+            "The hexes of map area `name` (also `edge:north` ... and `edge`: every edge hex).",
+            "Returns an array of hex ids; an area the map lacks is an error."
+        ],
+        |g: &mut GameHandle, name: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            match w.map().area(name) {
+                Some(a) => Ok(w.ids(a)),
+                None => fail(format!("the map has no area `{name}`")),
+            }
+        },
+    );
+    reg!(
+        m,
+        "place",
+        &["game", "name",],
+        &[
+            "The hex of the named place `name` (a town, a crossroads).",
+            "Returns its hex id; a place the map lacks is an error."
+        ],
+        |g: &mut GameHandle, name: &str| -> Rr<String> {
+            let w = g.0.borrow();
+            match w.map().place(name) {
+                Some(h) => Ok(w.map().id(h)),
+                None => fail(format!("the map has no place `{name}`")),
+            }
+        },
+    );
+    reg!(
+        m,
+        "los",
+        &["game", "from", "to"],
+        &[
+            "Judges the line of sight from `from` to `to` by the ruleset's LOS rules, then its `los_override` hook when it has one.",
+            "Returns `#{ verdict: \"clear\" | \"obscured\" | \"blocked\", reasons: [...], blocked_by, reason }` (or what `los_override` returns); an unknown hex is an error.",
+        ],
+        los,
+    );
+    reg!(
+        m,
+        "sees",
+        &["game", "from", "to"],
+        &[
+            "Whether `from` sees `to`: a verdict short of \"blocked\" after `los_override`, without building the verdict's map (for a rule that asks it of many pairs).",
+            "Returns `true` or `false`; an unknown hex is an error.",
+        ],
+        |ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str| -> Rr<bool> {
+            // Whether `a` sees `b`: `los` short of "blocked", after the ruleset's `los_override`
+            // if it has one, without the verdict's map of reasons (a fire rule asks it of
+            // every pair of firer and target).
+            let (ha, hb, has_hook) = {
+                let w = g.0.borrow();
+                (w.hex(a)?, w.hex(b)?, w.hooks().los_override)
+            };
+            sees(&ctx, g, ha, hb, has_hook)
+        },
+    );
+    reg!(
+        m,
+        "in_sight",
+        &["game", "from", "to", "min", "max"],
+        &[
+            "The hexes of `to` that some hex of `from` sees (as `sees` judges) at a distance from `min` to `max`: the targets in range of a battery, say.",
+            "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`, empty when none.",
+        ],
+        in_sight,
+    );
+    reg!(
+        m,
+        "min_distances",
+        &["game", "hexes", "goals"],
+        &[
+            "For each of `hexes`, the distance to the nearest of `goals` (bots scoring many options).",
+            "Returns an array of distances in the order of `hexes`, each -1 when `goals` is empty.",
+        ],
+        min_distances,
+    );
+    reg!(
+        m,
+        "min_distance",
+        &["game", "hex", "hexes",],
+        &[
+            "The distance from `hex` to the nearest of `hexes` (a list of hexes).",
+            "Returns the distance, -1 when `hexes` is empty."
+        ],
+        |g: &mut GameHandle, hex: &str, hexes: Dynamic| -> Rr<INT> {
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            Ok(hex_list(&w, &hexes, "`hexes`")?
+                .into_iter()
+                .map(|x| INT::from(h.distance(x)))
+                .min()
+                .unwrap_or(-1))
+        },
+    );
+    reg!(
+        m,
+        "line",
+        &["game", "from", "to"],
+        &[
+            "The steps of the line of sight between two hexes, the ends excluded.",
+            "Returns an array of steps, each `[hex]`, or `[a, b]` where the line runs along a hexside (a hex of a pair may be off the map: test `is_hex`).",
+        ],
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+            let w = g.0.borrow();
+            let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+            Ok(steps
+                .map(|s| Dynamic::from_array(w.ids(s.hexes())))
+                .collect())
+        },
+    );
+    reg!(
+        m,
+        "line_hexes",
+        &["game", "from", "to"],
+        &[
+            "The map hexes the line between two hexes passes through, in order, both hexes of a hexside pair, the ends excluded: `line` flattened, for a query's `in`.",
+            "Returns an array of hex ids, none off the map.",
+        ],
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
+            // The map hexes the line passes through, in order, both of a hexside pair, the
+            // ends excluded: `game.line` flattened, for a query's `in` (units under the line).
+            let w = g.0.borrow();
+            let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
+            Ok(w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map().contains(*h))))
+        },
+    );
+    reg!(
+        m,
+        "edge_distance",
+        &["game", "hex",],
+        &[
+            "The distance from `hex` to the nearest hex on the map's edge.",
+            "Returns the distance, 0 on the edge."
+        ],
+        |g: &mut GameHandle, hex: &str| -> Rr<INT> {
+            // Hexes from `hex` to the nearest hex on the map's edge (0 on the edge).
+            let w = g.0.borrow();
+            let h = w.hex(hex)?;
+            let edge = w.map().edge_area("edge").unwrap_or_default();
+            Ok(edge
+                .iter()
+                .map(|e| INT::from(e.distance(h)))
+                .min()
+                .unwrap_or(0))
+        },
+    );
+    reg!(
+        m,
+        "adjacent_across",
+        &["game", "from", "to", "blocked_by", "crossings"],
+        &[
+            "The hexes of `to` next to a hex of `from` across a side that has none of the features `blocked_by`, or has one of `crossings` (an attack over a creek only at a ford or bridge, say).",
+            "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`.",
+        ],
+        adjacent_across,
+    );
+    module
+}
+
+/// Backs the script function `los`, registered and documented in [`package`].
+fn los(ctx: NativeCallContext, g: &mut GameHandle, a: &str, b: &str) -> Rr<Dynamic> {
+    let (verdict, has_hook) = {
+        let w = g.0.borrow();
+        let (ha, hb) = (w.hex(a)?, w.hex(b)?);
+        let v = w.los().evaluate(w.map(), ha, hb, |h| w.state().occupied(h));
+        (v, w.hooks().los_override)
+    };
+    let m = Dynamic::from_map(verdict_map(&verdict));
+    if has_hook {
+        return ctx.call_fn("los_override", (g.clone(), a.to_string(), b.to_string(), m));
+    }
+    Ok(m)
+}
+
+/// Backs the script function `in_sight`, registered and documented in [`package`].
+fn in_sight(
+    ctx: NativeCallContext,
+    g: &mut GameHandle,
+    from: Dynamic,
+    to: Dynamic,
+    min: INT,
+    max: INT,
+) -> Rr<Array> {
+    // The hexes of `to` (in their order) that some hex of `from` sees at a distance
+    // from `min` to `max`: the targets in range of a battery, say. "Sees" is `los`
+    // short of "blocked", after the ruleset's `los_override` if it has one.
+    let (from, to, has_hook) = {
+        let w = g.0.borrow();
+        (
+            hex_list(&w, &from, "`from`")?,
+            hex_list(&w, &to, "`to`")?,
+            w.hooks().los_override,
+        )
+    };
+    let in_range = |a: Hex, b: Hex| (min..=max).contains(&INT::from(a.distance(b)));
+    let mut out = Array::new();
+    for t in to {
+        for &f in from.iter().filter(|&&f| in_range(f, t)) {
+            if sees(&ctx, g, f, t, has_hook)? {
+                out.push(g.0.borrow().hex_id(t).into());
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Backs the script function `min_distances`, registered and documented in [`package`].
+fn min_distances(g: &mut GameHandle, hexes: Dynamic, goals: Dynamic) -> Rr<Array> {
+    let w = g.0.borrow();
+    let goals = hex_list(&w, &goals, "`goals`")?;
+    Ok(hex_list(&w, &hexes, "`hexes`")?
+        .into_iter()
+        .map(|h| {
+            Dynamic::from_int(
+                goals
+                    .iter()
+                    .map(|x| INT::from(h.distance(*x)))
+                    .min()
+                    .unwrap_or(-1),
+            )
+        })
+        .collect())
+}
+
+/// Backs the script function `adjacent_across`, registered and documented in [`package`].
+fn adjacent_across(
+    g: &mut GameHandle,
+    from: Dynamic,
+    to: Dynamic,
+    blocked_by: Array,
+    crossings: Array,
+) -> Rr<Array> {
+    // The hexes of `to` next to a hex of `from` across a side that has none of the
+    // `blocked_by` features, or has one of the `crossings` (an attack over a creek only
+    // at a ford or bridge, say), in the order of `to`.
+    let w = g.0.borrow();
+    let from: HashSet<Hex> = hex_list(&w, &from, "`from`")?.into_iter().collect();
+    let feature_mask = |names: &Array| -> u64 {
+        let names: Vec<String> = names.iter().map(ToString::to_string).collect();
+        w.map().feature_mask(&names)
+    };
+    let (blocked, crossing) = (feature_mask(&blocked_by), feature_mask(&crossings));
+    let mut out = Array::new();
+    for t in hex_list(&w, &to, "`to`")? {
+        let open = w.map().neighbours(t).into_iter().any(|n| {
+            from.contains(&n) && {
+                let side = w.map().side_bits(n, t);
+                side & blocked == 0 || side & crossing != 0
+            }
+        });
+        if open {
+            out.push(w.hex_id(t).into());
+        }
+    }
+    Ok(out)
+}
+
+fn verdict_map(v: &Verdict) -> RMap {
+    let mut m = RMap::new();
+    let (verdict, reasons, at, why) = match v {
+        Verdict::Clear => ("clear", vec![], String::new(), String::new()),
+        Verdict::Obscured(r) => ("obscured", r.clone(), String::new(), String::new()),
+        Verdict::Blocked { at, reason } => ("blocked", vec![], at.clone(), reason.clone()),
+    };
+    m.insert("verdict".into(), verdict.into());
+    m.insert(
+        "reasons".into(),
+        Dynamic::from_array(reasons.into_iter().map(Dynamic::from).collect()),
+    );
+    m.insert("blocked_by".into(), at.into());
+    m.insert("reason".into(), why.into());
+    Dynamic::from_map(m).cast()
+}
+
+/// Whether `a` sees `b`: a line of sight short of "blocked", after the ruleset's
+/// `los_override` hook when it has one.
+fn sees(ctx: &NativeCallContext, g: &GameHandle, a: Hex, b: Hex, has_hook: bool) -> Rr<bool> {
+    let (verdict, ids) = {
+        let w = g.0.borrow();
+        let v = w.los().evaluate(w.map(), a, b, |h| w.state().occupied(h));
+        (v, (w.hex_id(a), w.hex_id(b)))
+    };
+    if !has_hook {
+        return Ok(!matches!(verdict, Verdict::Blocked { .. }));
+    }
+    let m = Dynamic::from_map(verdict_map(&verdict));
+    let out: Dynamic = ctx.call_fn("los_override", (g.clone(), ids.0, ids.1, m))?;
+    match out
+        .read_lock::<RMap>()
+        .and_then(|m| m.get("verdict").map(ToString::to_string))
+    {
+        Some(v) => Ok(v != "blocked"),
+        None => fail("`los_override` must return a map with a `verdict`".to_string()),
+    }
+}

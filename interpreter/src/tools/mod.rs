@@ -1,0 +1,11 @@
+//! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
+//! (batch runs) and `api` (the script API's definition files and reference).
+//!
+//! Invariant: tools drive games only through [`crate::game::Game`] and
+//! [`crate::host::compiled::CompiledRuleset`] (and `api` through the engine games run on);
+//! nothing below depends on them.
+
+pub mod api;
+pub mod check;
+pub mod simulate;
+pub mod verify;

@@ -1,0 +1,452 @@
+//! One game's world: its state, dice, log and agents, bound to the ruleset's data and a map,
+//! and the protocol by which a side is asked a decision ([`decide`]).
+//!
+//! Invariant: everything random in a game comes from the world's [`dice::Dice`] stream (and
+//! the random agent's own [`dice::Stream`] from the same seed); state is kept in insertion-
+//! ordered maps, so the same seed and the same answers give the same game. Nothing here
+//! builds or runs an engine: a decision the ruleset's bot answers calls back into the scripts
+//! only through the [`rhai::NativeCallContext`] the host hands in. A [`World`]'s fields are
+//! private: the rest of the engine reads and changes it through its methods.
+
+pub mod agent;
+pub mod decide;
+pub mod dice;
+pub mod log;
+pub mod moves;
+pub mod query;
+pub mod state;
+pub mod timers;
+
+use crate::geom::hex::Hex;
+use crate::geom::los::LosEvaluator;
+use crate::geom::map::Map;
+use crate::geom::search::{CompiledProfile, CompiledZoc};
+use crate::ruleset::Ruleset;
+use agent::{AgentKind, Answer, StdTerminal, Terminal};
+use dice::{Dice, Stream, StreamState};
+use indexmap::IndexMap;
+use log::{Entry, Log};
+use rhai::{Array, EvalAltResult, INT};
+use rustc_hash::FxHashMap as HashMap;
+use state::{FxIndexMap, State, Unit};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use timers::Timers;
+
+/// The result type of functions scripts call: an error is a script error.
+pub type Rr<T> = Result<T, Box<EvalAltResult>>;
+
+/// A script error with this message.
+pub fn fail<T>(msg: impl Into<String>) -> Rr<T> {
+    Err(msg.into().into())
+}
+
+/// Everything a game holds. Scripts reach it only through [`GameHandle`].
+pub struct World {
+    /// The state.
+    state: State,
+    /// The dice.
+    dice: Dice,
+    /// The random agent's own stream.
+    agent_stream: Stream,
+    /// The log.
+    log: Log,
+    /// The map.
+    map: Rc<Map>,
+    /// The ruleset.
+    ruleset: Rc<Ruleset>,
+    /// The optional hooks the ruleset's scripts define.
+    hooks: Hooks,
+    /// LOS rules bound to the map.
+    los: LosEvaluator,
+    /// Movement profiles bound to the map.
+    profiles: FxIndexMap<String, CompiledProfile>,
+    /// ZOC rules bound to the map.
+    zoc: CompiledZoc,
+    /// Who plays each side.
+    agents: FxIndexMap<String, AgentKind>,
+    /// Forced answers (examples), used before any agent.
+    forced: VecDeque<Answer>,
+    /// Every decision must take a forced answer (strict examples): none left is an error.
+    only_forced: bool,
+    /// The options of every decision asked, when an example records them.
+    offers: Option<Vec<Offer>>,
+    /// Forced draws (examples): the items the next draws take, in order.
+    forced_draws: VecDeque<String>,
+    /// Hex ids as script strings, made once per game on first use (returning a
+    /// hex to a script is then a reference count, not a formatted string).
+    hex_ids: std::cell::OnceCell<HexIds>,
+    /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
+    /// `muster play --profile`. Never read by rules.
+    timers: Timers,
+    /// How a human is asked.
+    terminal: Box<dyn Terminal>,
+}
+
+/// The optional script hooks the core calls, as the compiled scripts define them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hooks {
+    /// `fn los_override(game, from, to, verdict)`: the last word on a line of sight.
+    pub los_override: bool,
+}
+
+/// One decision as an example records it: who was asked, what, and the options' labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// The side asked.
+    pub side: String,
+    /// The kind of decision.
+    pub kind: String,
+    /// Every option's label, in order.
+    pub labels: Vec<String>,
+}
+
+/// The handle scripts receive as `game`: a shared reference to the [`World`].
+#[derive(Clone)]
+pub struct GameHandle(pub Rc<RefCell<World>>);
+
+/// The printed ids of a game's hexes as script strings, made once per game: handing a hex
+/// to a script is then a reference count, not a formatted string, and reading one back
+/// finds it by the address of its text (held here, so no other string can take it).
+pub struct HexIds {
+    /// By grid index (see [`crate::geom::map::Map::index`]); empty off the map.
+    ids: Vec<rhai::ImmutableString>,
+    /// (address, length) of each id's text -> its hex.
+    by_text: HashMap<(usize, usize), Hex>,
+}
+
+/// What the rest of the engine reads and changes of a world. The fields stay private: the
+/// decision protocol ([`decide`]) is the one other module that sees them.
+impl World {
+    /// The state.
+    #[must_use]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The state, to change.
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
+    /// The dice.
+    #[must_use]
+    pub fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    /// The dice, to roll, force or restore.
+    pub fn dice_mut(&mut self) -> &mut Dice {
+        &mut self.dice
+    }
+
+    /// The random agent's own stream (its position is saved with the game).
+    #[must_use]
+    pub fn agent_stream(&self) -> &Stream {
+        &self.agent_stream
+    }
+
+    /// Puts the dice and the random agent's stream back where a saved game left them.
+    pub fn restore_streams(&mut self, dice: StreamState, agent_stream: StreamState) {
+        self.dice = Dice::restore(self.ruleset.dice.clone(), dice);
+        self.agent_stream = Stream::restore(agent_stream);
+    }
+
+    /// The log.
+    #[must_use]
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// The log, to add to or restore.
+    pub fn log_mut(&mut self) -> &mut Log {
+        &mut self.log
+    }
+
+    /// The map.
+    #[must_use]
+    pub fn map(&self) -> &Rc<Map> {
+        &self.map
+    }
+
+    /// The ruleset's manifest and data.
+    #[must_use]
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+
+    /// The optional hooks the ruleset's scripts define.
+    #[must_use]
+    pub fn hooks(&self) -> Hooks {
+        self.hooks
+    }
+
+    /// The ruleset's LOS rules bound to the map.
+    #[must_use]
+    pub fn los(&self) -> &LosEvaluator {
+        &self.los
+    }
+
+    /// The ruleset's zone-of-control rules bound to the map.
+    #[must_use]
+    pub fn zoc(&self) -> &CompiledZoc {
+        &self.zoc
+    }
+
+    /// Who plays `side`, `None` for a side the ruleset lacks.
+    #[must_use]
+    pub fn agent(&self, side: &str) -> Option<&AgentKind> {
+        self.agents.get(side)
+    }
+
+    /// Hands every side to the random agent (an example that plays on at random).
+    pub fn all_random(&mut self) {
+        self.agents
+            .values_mut()
+            .for_each(|a| *a = AgentKind::Random);
+    }
+
+    /// Queues forced decisions, used before any agent.
+    pub fn force_decisions(&mut self, answers: impl IntoIterator<Item = Answer>) {
+        self.forced.extend(answers);
+    }
+
+    /// Forced decisions not yet used.
+    #[must_use]
+    pub fn forced_decisions_left(&self) -> usize {
+        self.forced.len()
+    }
+
+    /// Whether every decision must take a forced answer (strict examples).
+    pub fn set_only_forced(&mut self, only_forced: bool) {
+        self.only_forced = only_forced;
+    }
+
+    /// Records the options of every decision from now on.
+    pub fn record_offers(&mut self) {
+        self.offers = Some(Vec::new());
+    }
+
+    /// The decisions recorded since [`World::record_offers`], in order (none when not recording).
+    #[must_use]
+    pub fn offers(&self) -> &[Offer] {
+        self.offers.as_deref().unwrap_or_default()
+    }
+
+    /// Queues forced draws: the next draws take these items, in order.
+    pub fn force_draws(&mut self, items: impl IntoIterator<Item = String>) {
+        self.forced_draws.extend(items);
+    }
+
+    /// Forced draws not yet taken.
+    #[must_use]
+    pub fn forced_draws_left(&self) -> usize {
+        self.forced_draws.len()
+    }
+
+    /// The next forced draw, taken from the queue (`None` when none is left).
+    pub fn take_forced_draw(&mut self) -> Option<String> {
+        self.forced_draws.pop_front()
+    }
+
+    /// The script section timers.
+    #[must_use]
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+
+    /// The script section timers, to open and close sections.
+    pub fn timers_mut(&mut self) -> &mut Timers {
+        &mut self.timers
+    }
+
+    /// Replaces how a human is asked (tests).
+    pub fn set_terminal(&mut self, terminal: Box<dyn Terminal>) {
+        self.terminal = terminal;
+    }
+}
+
+impl World {
+    /// The hex of a printed id: found by the address of its text when the core handed the id
+    /// out, else parsed; an id not on the map is an error.
+    pub fn hex(&self, id: &str) -> Rr<Hex> {
+        // An id the core handed out is found by where its text lives, without parsing.
+        if let Some(h) = self
+            .hex_ids()
+            .by_text
+            .get(&(id.as_ptr() as usize, id.len()))
+        {
+            return Ok(*h);
+        }
+        self.map.parse(id).map_err(|e| e.to_string().into())
+    }
+
+    /// The game's hex ids as script strings, made on first use.
+    pub fn hex_ids(&self) -> &HexIds {
+        self.hex_ids.get_or_init(|| {
+            let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
+            let mut by_text = HashMap::default();
+            for x in self.map.hexes() {
+                if let Some(i) = self.map.index(x) {
+                    ids[i] = self.map.id(x).into();
+                    by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
+                }
+            }
+            HexIds { ids, by_text }
+        })
+    }
+
+    /// The hexes next to `h` whose zone of control (the ruleset's `zoc` rules) reaches it: where
+    /// a unit stands to have `h` in its zone (the filter key `zone_over`).
+    pub fn zone_sources(&self, h: Hex) -> Vec<Hex> {
+        self.map
+            .neighbours(h)
+            .filter(|&n| self.zoc.reaches(&self.map, n, h))
+            .collect()
+    }
+
+    /// A unit's hex id, "" off the map.
+    pub fn location_id(&self, id: &str) -> Rr<rhai::ImmutableString> {
+        Ok(self
+            .unit_ref(id)?
+            .location
+            .map_or_else(rhai::ImmutableString::new, |h| self.hex_id(h)))
+    }
+
+    /// The unit `id`; no such unit is an error.
+    pub fn unit_ref(&self, id: &str) -> Rr<&Unit> {
+        match self.state.units.get(id) {
+            Some(u) => Ok(u),
+            None => fail(format!("no unit `{id}`")),
+        }
+    }
+
+    /// The unit `id`, to change; no such unit is an error.
+    pub fn unit_mut(&mut self, id: &str) -> Rr<&mut Unit> {
+        match self.state.units.get_mut(id) {
+            Some(u) => Ok(u),
+            None => fail(format!("no unit `{id}`")),
+        }
+    }
+
+    /// The printed ids of `hexes`, in order, as a script's list.
+    pub fn ids(&self, hexes: impl IntoIterator<Item = Hex>) -> Array {
+        hexes.into_iter().map(|h| self.hex_id(h).into()).collect()
+    }
+
+    /// How many units of `side` stand in each hex, in set-up order of the units.
+    pub fn stack_counts(&self, side: &str) -> FxIndexMap<Hex, INT> {
+        // Room for every unit up front: growing the map step by step cost more than the counting.
+        let mut counts =
+            FxIndexMap::with_capacity_and_hasher(self.state.units.len(), rustc_hash::FxBuildHasher);
+        for u in self.state.units.values() {
+            if let Some(h) = u.location.filter(|_| u.side == side) {
+                *counts.entry(h).or_default() += 1;
+            }
+        }
+        counts
+    }
+
+    /// A hex's printed id as a script string, from the game's cache.
+    pub fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
+        match self.map.index(h).and_then(|i| self.hex_ids().ids.get(i)) {
+            Some(id) if !id.is_empty() => id.clone(),
+            _ => self.map.id(h).into(),
+        }
+    }
+
+    /// The movement profile `name` bound to the map; a name the ruleset lacks is an error.
+    pub fn profile(&self, name: &str) -> Rr<&CompiledProfile> {
+        match self.profiles.get(name) {
+            Some(p) => Ok(p),
+            None => fail(format!(
+                "no movement profile `{name}` (the ruleset's `movement` names them)"
+            )),
+        }
+    }
+
+    /// Logs an event of `kind` at the current turn.
+    pub fn event(&mut self, kind: &str, text: String) {
+        let turn = self.state.turn;
+        self.log.push(
+            turn,
+            Entry::Event {
+                kind: kind.to_string(),
+                text,
+            },
+        );
+    }
+
+    /// Rolls the named dice together (forced values first), logs each roll and returns the
+    /// values in order.
+    pub fn roll(&mut self, dice: &[String]) -> Rr<Vec<i64>> {
+        let rolls = self.dice.roll_group(dice).map_err(|e| e.to_string())?;
+        let turn = self.state.turn;
+        for r in &rolls {
+            self.log.push(
+                turn,
+                Entry::Roll {
+                    die: r.die.clone(),
+                    value: r.value,
+                    forced: r.forced,
+                },
+            );
+        }
+        Ok(rolls.into_iter().map(|r| r.value).collect())
+    }
+}
+
+impl World {
+    /// A world at its start: `state` on `map` under `ruleset`, dice and the random agent's
+    /// stream seeded from `seed`, each side played by its agent in `agents` (the bot when not
+    /// named), the narration echoed to standard output when `echo`.
+    #[must_use]
+    pub fn new(
+        state: State,
+        ruleset: Rc<Ruleset>,
+        hooks: Hooks,
+        map: Rc<Map>,
+        seed: u64,
+        agents: &IndexMap<String, AgentKind>,
+        echo: bool,
+    ) -> World {
+        let profiles = ruleset
+            .movement
+            .iter()
+            .map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map)))
+            .collect();
+        let mut by_side = FxIndexMap::default();
+        for side in &ruleset.sides {
+            by_side.insert(
+                side.clone(),
+                agents.get(side).cloned().unwrap_or(AgentKind::Bot),
+            );
+        }
+        World {
+            state,
+            dice: Dice::new(ruleset.dice.clone(), seed),
+            // A second stream from the same seed, far from the dice's.
+            agent_stream: Stream::new(seed ^ 0x5851_F42D_4C95_7F2D),
+            log: {
+                let mut log = Log::default();
+                log.echo = echo;
+                log
+            },
+            los: LosEvaluator::new(&ruleset.los, &map),
+            zoc: CompiledZoc::new(&ruleset.zoc, &map),
+            profiles,
+            map,
+            ruleset,
+            hooks,
+            agents: by_side,
+            forced: VecDeque::new(),
+            only_forced: false,
+            offers: None,
+            forced_draws: VecDeque::new(),
+            timers: Timers::default(),
+            hex_ids: std::cell::OnceCell::new(),
+            terminal: Box::new(StdTerminal),
+        }
+    }
+}
