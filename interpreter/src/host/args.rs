@@ -112,3 +112,14 @@ pub fn hex_arg(w: &World, d: &Dynamic, key: &str) -> Rr<Hex> {
         Err(t) => fail(format!("`{key}` must be a hex id, not {t}")),
     }
 }
+
+/// Refuses a key of an options map that is not among `allowed`, naming it and the keys there are.
+pub fn check_keys(m: &rhai::Map, allowed: &[&str], what: &str) -> Rr<()> {
+    match m.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) => fail(format!(
+            "{what} has no key `{k}` (it takes {})",
+            allowed.join(", ")
+        )),
+        None => Ok(()),
+    }
+}

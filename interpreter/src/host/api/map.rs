@@ -3,7 +3,7 @@
 
 use crate::geom::hex::Hex;
 use crate::geom::los::Verdict;
-use crate::host::args::hex_list;
+use crate::host::args::{check_keys, hex_list, number_arg};
 use crate::world::{fail, GameHandle, Rr};
 use rhai::{Array, Dynamic, Map as RMap, Module, NativeCallContext, INT};
 use rustc_hash::FxHashSet as HashSet;
@@ -67,6 +67,20 @@ pub fn package() -> Module {
         |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
             let w = g.0.borrow();
             Ok(INT::from(w.hex(a)?.distance(w.hex(b)?)))
+        },
+    );
+    reg!(
+        m,
+        "distance",
+        &["game", "from", "hexes"],
+        &[
+            "The distance from `from` to the nearest of `hexes` (a list of hexes or a hex set; `game.area(\"edge\")` for the map's edge).",
+            "Returns the distance, `()` when `hexes` is empty.",
+        ],
+        |g: &mut GameHandle, a: &str, hexes: Dynamic| -> Rr<Dynamic> {
+            let w = g.0.borrow();
+            let h = w.hex(a)?;
+            Ok(nearest(h, &hex_list(&w, &hexes, "`hexes`")?))
         },
     );
     reg!(
@@ -271,40 +285,22 @@ pub fn package() -> Module {
     reg!(
         m,
         "in_sight",
-        &["game", "from", "to", "min", "max"],
+        &["game", "from", "to", "range"],
         &[
-            "The hexes of `to` that some hex of `from` sees (as `sees` judges) at a distance from `min` to `max`: the targets in range of a battery, say.",
+            "The hexes of `to` that some hex of `from` sees (as `sees` judges) at a distance within `range`, a map `#{ min, max }` (each optional: 0 and no limit): the targets in range of a battery, say.",
             "`from` and `to` are lists of hexes. Returns an array of hex ids in the order of `to`, empty when none.",
         ],
         in_sight,
     );
     reg!(
         m,
-        "min_distances",
+        "distances",
         &["game", "hexes", "goals"],
         &[
             "For each of `hexes`, the distance to the nearest of `goals` (bots scoring many options).",
-            "Returns an array of distances in the order of `hexes`, each -1 when `goals` is empty.",
+            "Returns an array of distances in the order of `hexes`, each `()` when `goals` is empty.",
         ],
-        min_distances,
-    );
-    reg!(
-        m,
-        "min_distance",
-        &["game", "hex", "hexes",],
-        &[
-            "The distance from `hex` to the nearest of `hexes` (a list of hexes).",
-            "Returns the distance, -1 when `hexes` is empty."
-        ],
-        |g: &mut GameHandle, hex: &str, hexes: Dynamic| -> Rr<INT> {
-            let w = g.0.borrow();
-            let h = w.hex(hex)?;
-            Ok(hex_list(&w, &hexes, "`hexes`")?
-                .into_iter()
-                .map(|x| INT::from(h.distance(x)))
-                .min()
-                .unwrap_or(-1))
-        },
+        distances,
     );
     reg!(
         m,
@@ -324,38 +320,27 @@ pub fn package() -> Module {
     );
     reg!(
         m,
-        "line_hexes",
-        &["game", "from", "to"],
+        "line",
+        &["game", "from", "to", "how"],
         &[
-            "The map hexes the line between two hexes passes through, in order, both hexes of a hexside pair, the ends excluded: `line` flattened, for a query's `in`.",
-            "Returns an array of hex ids, none off the map.",
+            "The line between two hexes as `how` asks: `#{ flat: true }` gives the map hexes it passes through, in order, both hexes of a hexside pair, the ends excluded (for a unit query's `in`); `#{ flat: false }` the steps, as `line(from, to)` gives them.",
+            "Returns an array of hex ids (flat, none off the map) or of steps.",
         ],
-        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Array> {
-            // The map hexes the line passes through, in order, both of a hexside pair, the
-            // ends excluded: `game.line` flattened, for a query's `in` (units under the line).
+        |g: &mut GameHandle, a: &str, b: &str, how: RMap| -> Rr<Array> {
+            check_keys(&how, &["flat"], "`line`'s options")?;
+            let flat = match how.get("flat") {
+                Some(v) => v
+                    .as_bool()
+                    .or_else(|t| fail(format!("`flat` must be true or false, not {t}")))?,
+                None => false,
+            };
             let w = g.0.borrow();
             let steps = crate::geom::hex::LineIter::new(w.hex(a)?, w.hex(b)?);
-            Ok(w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map().contains(*h))))
-        },
-    );
-    reg!(
-        m,
-        "edge_distance",
-        &["game", "hex",],
-        &[
-            "The distance from `hex` to the nearest hex on the map's edge.",
-            "Returns the distance, 0 on the edge."
-        ],
-        |g: &mut GameHandle, hex: &str| -> Rr<INT> {
-            // Hexes from `hex` to the nearest hex on the map's edge (0 on the edge).
-            let w = g.0.borrow();
-            let h = w.hex(hex)?;
-            let edge = w.map().edge_area("edge").unwrap_or_default();
-            Ok(edge
-                .iter()
-                .map(|e| INT::from(e.distance(h)))
-                .min()
-                .unwrap_or(0))
+            Ok(if flat {
+                w.ids(steps.flat_map(|s| s.hexes()).filter(|h| w.map().contains(*h)))
+            } else {
+                steps.map(|s| Dynamic::from_array(w.ids(s.hexes()))).collect()
+            })
         },
     );
     reg!(
@@ -392,9 +377,14 @@ fn in_sight(
     g: &mut GameHandle,
     from: Dynamic,
     to: Dynamic,
-    min: INT,
-    max: INT,
+    range: RMap,
 ) -> Rr<Array> {
+    check_keys(&range, &["min", "max"], "`in_sight`'s range")?;
+    let bound = |k: &str, none: INT| match range.get(k) {
+        Some(v) => number_arg(v, &format!("`{k}`")).map(|x| x as INT),
+        None => Ok(none),
+    };
+    let (min, max) = (bound("min", 0)?, bound("max", INT::MAX)?);
     // The hexes of `to` (in their order) that some hex of `from` sees at a distance
     // from `min` to `max`: the targets in range of a battery, say. "Sees" is `los`
     // short of "blocked", after the ruleset's `los_override` if it has one.
@@ -419,21 +409,22 @@ fn in_sight(
     Ok(out)
 }
 
-/// Backs the script function `min_distances`, registered and documented in [`package`].
-fn min_distances(g: &mut GameHandle, hexes: Dynamic, goals: Dynamic) -> Rr<Array> {
+/// The distance from `h` to the nearest of `hexes`, `()` when there are none.
+fn nearest(h: Hex, hexes: &[Hex]) -> Dynamic {
+    hexes
+        .iter()
+        .map(|x| INT::from(h.distance(*x)))
+        .min()
+        .map_or(Dynamic::UNIT, Dynamic::from_int)
+}
+
+/// Backs the script function `distances`, registered and documented in [`package`].
+fn distances(g: &mut GameHandle, hexes: Dynamic, goals: Dynamic) -> Rr<Array> {
     let w = g.0.borrow();
     let goals = hex_list(&w, &goals, "`goals`")?;
     Ok(hex_list(&w, &hexes, "`hexes`")?
         .into_iter()
-        .map(|h| {
-            Dynamic::from_int(
-                goals
-                    .iter()
-                    .map(|x| INT::from(h.distance(*x)))
-                    .min()
-                    .unwrap_or(-1),
-            )
-        })
+        .map(|h| nearest(h, &goals))
         .collect())
 }
 

@@ -177,7 +177,7 @@ pub fn package() -> Module {
     );
     reg!(
         m,
-        "get_at",
+        "get",
         &["game", "key", "field"],
         &[
             "One entry, `field`, of the map global `key`, without copying the whole map into the script.",
@@ -193,28 +193,13 @@ pub fn package() -> Module {
     );
     reg!(
         m,
-        "set_at",
+        "set",
         &["game", "key", "field", "value"],
         &[
             "Sets entry `field` of the map global `key` to `value`, making the map when the global is unset.",
             "Returns nothing; a global `key` that is not a map is an error.",
         ],
         set_at,
-    );
-    reg!(
-        m,
-        "option",
-        &["game", "name",],
-        &[
-            "The scenario option `name` (as the scenario or `--option` sets it).",
-            "Returns its value, `()` when unset."
-        ],
-        |g: &mut GameHandle, key: &str| -> Dynamic {
-            match g.0.borrow().state().globals.get("options") {
-                Some(Value::Map(m)) => m.get(key).map_or(Dynamic::UNIT, Value::to_dynamic),
-                _ => Dynamic::UNIT,
-            }
-        },
     );
     // The common test of an on/off option, one call where `game.option(name) == true` is three
     // script steps.
@@ -515,7 +500,7 @@ fn other_side(g: &mut GameHandle, side: &str) -> Rr<rhai::ImmutableString> {
     }
 }
 
-/// Backs the script function `set_at`, registered and documented in [`package`].
+/// Backs the script function `set` with a field, registered and documented in [`package`].
 fn set_at(g: &mut GameHandle, key: &str, field: &str, v: Dynamic) -> Rr<()> {
     let v = to_value(&v)?;
     let mut w = g.0.borrow_mut();
@@ -529,7 +514,9 @@ fn set_at(g: &mut GameHandle, key: &str, field: &str, v: Dynamic) -> Rr<()> {
             w.state_mut().globals.insert(key.to_string(), Value::Map(m));
             Ok(())
         }
-        Some(_) => fail(format!("`set_at`: global `{key}` is not a map")),
+        Some(_) => fail(format!(
+            "`set(key, field, value)`: global `{key}` is not a map"
+        )),
     }
 }
 

@@ -61,41 +61,27 @@ pub fn package() -> Module {
         })
     },
     );
-    // The keys of a map of numbers whose value exceeds `limit`, in key order (stacks over a
-    // limit, say): one call for a filtering loop over the map.
     reg!(
         m,
         "keys_over",
-        &["game", "map", "limit"],
+        &["map", "limit"],
         &[
-            "The keys of `map` whose value, a number, exceeds `limit` (stacks over a limit, from `prop_sums`); other values never do.",
+            "Called on a map of numbers (`stacks.keys_over(limit)`): the keys whose value exceeds `limit` (stacks over a limit, from `sum_by_hex`); other values never do.",
             "Returns an array of keys in key order.",
         ],
-        |_: &mut GameHandle, m: RMap, limit: FLOAT| {
-        keys_over(&m, limit)
-    },
-    );
-    reg!(
-        m,
-        "keys_over",
-        &["game", "map", "limit",],
-        &[
-            "`keys_over` with a whole-number limit.",
-            "Returns an array of keys in key order."
-        ],
-        |_: &mut GameHandle, m: RMap, limit: INT| { keys_over(&m, limit as FLOAT) },
+        |m: &mut RMap, limit: Dynamic| -> Rr<Array> {
+            Ok(keys_over(m, number_arg(&limit, "`limit`")?))
+        },
     );
     reg!(
         m,
         "minimal_sets",
-        &["game", "values", "needed"],
+        &["values", "needed"],
         &[
-            "Every set of positions in `values` (numbers) whose values sum to at least `needed` and from which no position could be dropped (losses that must reach a total, say); at most 20 values.",
+            "Called on an array of numbers (`losses.minimal_sets(needed)`): every set of positions whose values sum to at least `needed` and from which no position could be dropped (losses that must reach a total, say); at most 20 values.",
             "Returns an array of sets, each an array of positions in ascending order, in the order of the bit masks that name them; empty when none reach `needed`.",
         ],
-        |_: &mut GameHandle, values: Array, needed: Dynamic| -> Rr<Array> {
-            minimal_sets(&values, &needed)
-        },
+        |values: &mut Array, needed: Dynamic| -> Rr<Array> { minimal_sets(values, &needed) },
     );
     reg!(
         m,

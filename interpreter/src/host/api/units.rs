@@ -35,56 +35,6 @@ pub fn package() -> Module {
     let m = &mut module;
     reg!(
         m,
-        "units",
-        &["game"],
-        &[
-            "Every unit of the game, on the map or off it.",
-            "Returns an array of unit ids in set-up order."
-        ],
-        |g: &mut GameHandle| -> Array {
-            g.0.borrow()
-                .state()
-                .units
-                .keys()
-                .cloned()
-                .map(Dynamic::from)
-                .collect()
-        },
-    );
-    reg!(
-        m,
-        "units_of",
-        &["game", "side",],
-        &[
-            "The units of `side`, on the map or off it.",
-            "Returns an array of unit ids in set-up order (empty for an unknown side)."
-        ],
-        |g: &mut GameHandle, side: &str| -> Array {
-            ids_of(
-                g.0.borrow()
-                    .state()
-                    .units
-                    .values()
-                    .filter(|u| u.side == side),
-            )
-        },
-    );
-    reg!(
-        m,
-        "units_at",
-        &["game", "hex",],
-        &[
-            "The units standing in `hex`.",
-            "Returns an array of unit ids in set-up order, empty when none."
-        ],
-        |g: &mut GameHandle, hex: &str| -> Rr<Array> {
-            let w = g.0.borrow();
-            let h = w.hex(hex)?;
-            Ok(ids_of(w.state().units_at(h)))
-        },
-    );
-    reg!(
-        m,
         "units_where",
         &["game", "filter",],
         &[
@@ -109,13 +59,35 @@ pub fn package() -> Module {
     );
     reg!(
         m,
-        "prop_sums",
-        &["game", "filter", "prop"],
+        "count_by_hex",
+        &["game", "filter"],
         &[
-            "Per hex, the sum of the numeric property `prop` over the units on the map matching a unit filter (stacking values, say); a unit without it counts 0.",
+            "Per hex, how many units on the map match a unit filter (the size of each stack, say).",
+            "Returns a map of hex id to count, with only the hexes of matching units.",
+        ],
+        |g: &mut GameHandle, filter: RMap| -> Rr<RMap> {
+            by_hex(g, &filter, |_| 1.0).map(|m| {
+                m.into_iter()
+                    .map(|(k, v)| (k, Dynamic::from_int(v as INT)))
+                    .collect()
+            })
+        },
+    );
+    reg!(
+        m,
+        "sum_by_hex",
+        &["game", "filter", "field"],
+        &[
+            "Per hex, the sum of `strength`, `rating` or a numeric property `field` over the units on the map matching a unit filter (stacking values, say); a unit without the property counts 0.",
             "Returns a map of hex id to number, with only the hexes of matching units.",
         ],
-        prop_sums,
+        |g: &mut GameHandle, filter: RMap, field: &str| -> Rr<RMap> {
+            by_hex(g, &filter, |u| crate::world::query::unit_number(u, field)).map(|m| {
+                m.into_iter()
+                    .map(|(k, v)| (k, Dynamic::from_float(v)))
+                    .collect()
+            })
+        },
     );
     reg!(
         m,
@@ -147,50 +119,6 @@ pub fn package() -> Module {
             let f = unit_filter(&w, &filter)?;
             Ok(w.state().units.values().filter(|u| f.accepts(u)).count() as INT)
         },
-    );
-    reg!(
-        m,
-        "units_on_map",
-        &["game", "side",],
-        &[
-            "The units of `side` that stand on the map.",
-            "Returns an array of unit ids in set-up order."
-        ],
-        |g: &mut GameHandle, side: &str| -> Array {
-            ids_of(
-                g.0.borrow()
-                    .state()
-                    .units
-                    .values()
-                    .filter(|u| u.side == side && u.location.is_some()),
-            )
-        },
-    );
-    reg!(
-        m,
-        "occupancy",
-        &["game", "side",],
-        &[
-            "How many units of `side` stand in each hex.",
-            "Returns a map of hex id to count, with only the occupied hexes."
-        ],
-        |g: &mut GameHandle, side: &str| -> RMap {
-            let w = g.0.borrow();
-            w.stack_counts(side)
-                .into_iter()
-                .map(|(h, n)| (w.map().id(h).into(), Dynamic::from_int(n)))
-                .collect()
-        },
-    );
-    reg!(
-        m,
-        "occupied_hexes",
-        &["game", "side",],
-        &[
-            "The hexes the units of `side` stand in.",
-            "Returns an array of hex ids, each once, in set-up order of the units."
-        ],
-        occupied_hexes
     );
     reg!(
         m,
@@ -536,24 +464,6 @@ pub fn package() -> Module {
             }
         },
     );
-    reg!(
-        m,
-        "hexes_with_count",
-        &["game", "side", "count",],
-        &[
-            "The hexes holding at least `count` units of `side` (a full stack, say).",
-            "Returns an array of hex ids in set-up order of the units."
-        ],
-        |g: &mut GameHandle, side: &str, n: INT| -> Array {
-            // The hexes holding at least `n` units of `side` (a full stack, say).
-            let w = g.0.borrow();
-            w.stack_counts(side)
-                .into_iter()
-                .filter(|(_, c)| *c >= n)
-                .map(|(h, _)| w.hex_id(h).into())
-                .collect()
-        },
-    );
     // Hex markers.
     reg!(
         m,
@@ -646,38 +556,27 @@ fn hexes_where(g: &mut GameHandle, filter: RMap) -> Rr<Array> {
     Ok(seen.into_iter().map(|h| w.hex_id(h).into()).collect())
 }
 
-/// Backs the script function `prop_sums`, registered and documented in [`package`].
-fn prop_sums(g: &mut GameHandle, filter: RMap, prop: &str) -> Rr<RMap> {
-    // Per hex, the sum of a numeric property over the units on the map that match the
-    // filter (stacking values, say). Units without the property count 0.
+/// Per hex, the sum of `value` over the units on the map matching `filter`, in the order the
+/// hexes are first found (`count_by_hex`, `sum_by_hex`).
+fn by_hex(
+    g: &mut GameHandle,
+    filter: &RMap,
+    value: impl Fn(&Unit) -> FLOAT,
+) -> Rr<Vec<(rhai::Identifier, FLOAT)>> {
     let w = g.0.borrow();
-    let f = unit_filter(&w, &filter)?;
+    let f = unit_filter(&w, filter)?;
     let mut sums: FxIndexMap<Hex, FLOAT> =
         FxIndexMap::with_capacity_and_hasher(w.state().units.len(), rustc_hash::FxBuildHasher);
     for u in w.state().units.values() {
         let Some(h) = u.location.filter(|_| f.accepts(u)) else {
             continue;
         };
-        *sums.entry(h).or_default() += crate::world::query::unit_number(u, prop);
+        *sums.entry(h).or_default() += value(u);
     }
     Ok(sums
         .into_iter()
-        .map(|(h, v)| (w.map().id(h).into(), Dynamic::from_float(v)))
+        .map(|(h, v)| (w.map().id(h).into(), v))
         .collect())
-}
-
-/// Backs the script function `occupied_hexes`, registered and documented in [`package`].
-fn occupied_hexes(g: &mut GameHandle, side: &str) -> Array {
-    let w = g.0.borrow();
-    let mut seen = Vec::with_capacity(w.state().units.len());
-    for u in w.state().units.values() {
-        if let Some(h) = u.location.filter(|_| u.side == side) {
-            if !seen.contains(&h) {
-                seen.push(h);
-            }
-        }
-    }
-    w.ids(seen)
 }
 
 /// Backs the script function `unit`, registered and documented in [`package`].
