@@ -473,26 +473,6 @@ fn search(
     Reach { costs, start, came }
 }
 
-/// The cheapest path from `start` to `goal` (both included) with no MP limit,
-/// or `None` if the goal cannot be reached.
-#[must_use]
-pub fn path(
-    map: &Map,
-    profile: &CompiledProfile,
-    start: Hex,
-    goal: Hex,
-    blocked: &HashSet<Hex>,
-) -> Option<(Vec<Hex>, f64)> {
-    let limits = MoveLimits {
-        mp: f64::MAX / 4.0,
-        blocked: blocked.iter().copied().collect(),
-        ..MoveLimits::default()
-    };
-    let reach = reachable(map, profile, start, &limits);
-    let cost = reach.costs.iter().find(|(h, _)| *h == goal)?.1;
-    reach.route_to(goal).map(|r| (r, cost))
-}
-
 /// A zone-of-control rule bound to a map.
 #[derive(Clone, Debug)]
 pub struct CompiledZoc {
@@ -713,9 +693,13 @@ mod tests {
         let m = map();
         let p = profile(&m);
         let h = |id: &str| m.parse(id).unwrap();
-        let (route, cost) = path(&m, &p, h("0101"), h("0104"), &HashSet::default()).unwrap();
-        assert_eq!(route.len(), 4);
-        assert_eq!(cost, 1.5);
+        let unlimited = MoveLimits {
+            mp: 100.0,
+            ..MoveLimits::default()
+        };
+        let reach = reachable(&m, &p, h("0101"), &unlimited);
+        assert_eq!(reach.route_to(h("0104")).unwrap().len(), 4);
+        assert!(reach.costs.contains(&(h("0104"), 1.5)));
         let z = CompiledZoc::new(
             &ZocRules {
                 blocked_by: vec!["creek".into()],

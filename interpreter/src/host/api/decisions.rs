@@ -1,7 +1,7 @@
 //! Decisions: a side chooses among options, or a unit's move as one decision; a bot's wish
 //! for a move read once.
 
-use super::search::move_limits;
+use super::search::search_of;
 use crate::geom::search;
 use crate::host::args::push_hexes;
 use crate::host::args::{hex_group, number_arg};
@@ -25,10 +25,10 @@ pub fn package() -> Module {
     reg!(
         m,
         "choose_move",
-        &["game", "side", "kind", "from", "profile", "mp", "limits", "choice"],
+        &["game", "side", "kind", "from", "search", "choice"],
         &[
-            "Asks `side` for a unit's move as one decision of `kind`: the destinations `reachable` finds from hex `from` with movement profile `profile`,",
-            "`mp` points and `limits` (as for `reachable`), then the `choice.extra` options.",
+            "Asks `side` for a unit's move as one decision of `kind`: the destinations the movement search `search` (`#{ profile, mp, ... }`,",
+            "as for `reachable`) finds from hex `from`, then the `choice.extra` options.",
             "`choice` (all keys optional): `stay` (offer staying first, default true), `exclude` (hexes), `exclude_terrain` (tags),",
             "`extra` (option maps; a `score` ranks them for a bot), `fields` (merged into the result), `label` (default `\"move to\"`),",
             "`rank` (a bot's wish: a `MoveRank`, a map as `move_rank` takes, or a function pointer returning one, called only when a bot decides; `()` is none).",
@@ -78,12 +78,10 @@ fn choose_move_decision(
     side: &str,
     kind: &str,
     from: &str,
-    profile: &str,
-    mp: Dynamic,
-    limits: RMap,
+    search: RMap,
     choice: RMap,
 ) -> Rr<Dynamic> {
-    choose_move(&ctx, g, side, kind, from, profile, &mp, &limits, &choice)
+    choose_move(&ctx, g, side, kind, from, &search, &choice)
 }
 
 /// A bot's wish for a move read once (`game.move_rank(map)`): handed to `choose_move` move after
@@ -170,9 +168,7 @@ fn choose_move(
     side: &str,
     kind: &str,
     from: &str,
-    profile: &str,
-    mp: &Dynamic,
-    limits: &RMap,
+    search: &RMap,
     choice: &RMap,
 ) -> Rr<Dynamic> {
     for k in choice.keys() {
@@ -216,9 +212,9 @@ fn choose_move(
         .unwrap_or_default();
     let (map, dests, reach) = {
         let w = g.0.borrow();
-        let lim = move_limits(&w, number_arg(mp, "mp")?, limits)?;
+        let (profile, lim) = search_of(&w, search)?;
         let start = w.hex(from)?;
-        let reach = search::reachable(w.map(), w.profile(profile)?, start, &lim);
+        let reach = search::reachable(w.map(), profile, start, &lim);
         let mut tags: Vec<String> = Vec::new();
         with_array("exclude_terrain", &mut |a| {
             tags = a.iter().map(ToString::to_string).collect();

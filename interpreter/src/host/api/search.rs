@@ -5,7 +5,7 @@
 use crate::geom::hex::Hex;
 use crate::geom::map::HexGroup;
 use crate::geom::search::{self, MoveLimits};
-use crate::host::args::{hex_list, number_arg, HexSet};
+use crate::host::args::{hex_list, number_arg, shared_text, HexSet};
 use crate::world::state::FxIndexSet;
 use crate::world::{fail, GameHandle, Rr, World};
 use rhai::{Array, Dynamic, Map as RMap, Module, FLOAT, INT};
@@ -27,93 +27,66 @@ pub fn package() -> Module {
     reg!(
         m,
         "move_cost",
-        &["game", "profile", "from", "to"],
+        &["game", "from", "to", "profile"],
         &[
             "The movement points to step from `from` into the adjacent `to` under movement profile `profile`.",
-            "Returns the cost, -1.0 when the step is impossible; an unknown profile or hex is an error.",
+            "Returns the cost, `()` when the step is impossible; an unknown profile or hex is an error.",
         ],
-        |g: &mut GameHandle, profile: &str, a: &str, b: &str| -> Rr<FLOAT> {
+        |g: &mut GameHandle, a: &str, b: &str, profile: &str| -> Rr<Dynamic> {
             let w = g.0.borrow();
             let p = w.profile(profile)?;
-            Ok(p.step_cost(w.map(), w.hex(a)?, w.hex(b)?).unwrap_or(-1.0))
+            Ok(p.step_cost(w.map(), w.hex(a)?, w.hex(b)?)
+                .map_or(Dynamic::UNIT, Dynamic::from_float))
         },
     );
     reg!(
         m,
-        "route",
-        &["game", "from", "to", "profile", "mp", "limits"],
+        "reachable",
+        &["game", "from", "search"],
         &[
-            "The route the movement search from `from` with profile `profile`, `mp` points and `limits` (as for `reachable`) takes to `to`.",
-            "Returns an array of hex ids, both ends included, `[]` when `to` cannot be reached.",
+            "The hexes a unit in `from` reaches, and the least cost of each, by the movement search `search` asks for:",
+            "`#{ profile, mp, blocked, stop, minimum_one_hex, extra, plain }`: the movement profile's name and the movement points (both needed);",
+            "`blocked` and `stop` (lists of hexes; entering a `stop` hex ends the move), `minimum_one_hex` (bool), `extra` (a map of hex id to added MP),",
+            "`plain` (hexes where roads do not apply), each optional.",
+            "Returns a map of hex id to least MP, `from` included at 0; an unknown key, profile or hex is an error.",
         ],
-        |g: &mut GameHandle,
-         hex: &str,
-         to: &str,
-         profile: &str,
-         mp: FLOAT,
-         opts: RMap|
-         -> Rr<Array> { route_to(&g.0.borrow(), hex, to, profile, mp, &opts) },
-    );
-    reg!(
-        m,
-        "route",
-        &["game", "from", "to", "profile", "mp", "limits",],
-        &[
-            "`route` with whole movement points.",
-            "Returns an array of hex ids, both ends included, `[]` when `to` cannot be reached."
-        ],
-        |g: &mut GameHandle,
-         hex: &str,
-         to: &str,
-         profile: &str,
-         mp: INT,
-         opts: RMap|
-         -> Rr<Array> { route_to(&g.0.borrow(), hex, to, profile, mp as FLOAT, &opts) },
+        |g: &mut GameHandle, hex: &str, opts: RMap| -> Rr<RMap> {
+            let w = g.0.borrow();
+            let (profile, limits) = search_of(&w, &opts)?;
+            let costs = search::reachable(w.map(), profile, w.hex(hex)?, &limits).costs;
+            Ok(costs
+                .into_iter()
+                .map(|(h, c)| (w.map().id(h).into(), Dynamic::from_float(c)))
+                .collect())
+        },
     );
     reg!(
         m,
         "reached",
-        &["game", "from", "profile", "mp", "limits", "targets"],
+        &["game", "from", "targets", "search"],
         &[
-            "Which of `targets` (a list of hexes) the movement search from `from` reaches (a supply trace to a road net, say), without handing every reached hex to the script.",
-            "`mp` is a number; `limits` as for `reachable`. Returns an array of hex ids in the order of `targets`.",
+            "Which of `targets` (a list of hexes) the movement search `search` (as for `reachable`) from `from` reaches (a supply trace to a road net, say), without handing every reached hex to the script.",
+            "Returns an array of hex ids in the order of `targets`.",
         ],
         reached,
     );
     reg!(
         m,
-        "reachable",
-        &["game", "from", "profile", "mp", "limits"],
+        "route",
+        &["game", "from", "to", "search"],
         &[
-            "The hexes a unit in `from` reaches with movement profile `profile` and `mp` points, and the least cost of each.",
-            "`limits` (keys optional): `blocked` and `stop` (lists of hexes; entering a `stop` hex ends the move), `minimum_one_hex` (bool), `extra` (a map of hex id to added MP), `plain` (hexes where roads do not apply).",
-            "Returns a map of hex id to least MP, `from` included at 0; an unknown key, profile or hex is an error.",
+            "The route the movement search `search` (as for `reachable`) from `from` takes to `to`.",
+            "Returns an array of hex ids, both ends included, `()` when `to` cannot be reached.",
         ],
-        |g: &mut GameHandle, hex: &str, profile: &str, mp: FLOAT, opts: RMap| -> Rr<RMap> {
-            reachable_from(&g.0.borrow(), hex, profile, mp, &opts)
+        |g: &mut GameHandle, hex: &str, to: &str, opts: RMap| -> Rr<Dynamic> {
+            let w = g.0.borrow();
+            let (profile, limits) = search_of(&w, &opts)?;
+            let (start, goal) = (w.hex(hex)?, w.hex(to)?);
+            let reach = search::reachable(w.map(), profile, start, &limits);
+            Ok(reach
+                .route_to(goal)
+                .map_or(Dynamic::UNIT, |r| Dynamic::from_array(w.ids(r))))
         },
-    );
-    reg!(
-        m,
-        "reachable",
-        &["game", "from", "profile", "mp", "limits",],
-        &[
-            "`reachable` with whole movement points.",
-            "Returns a map of hex id to least MP, `from` included at 0."
-        ],
-        |g: &mut GameHandle, hex: &str, profile: &str, mp: INT, opts: RMap| -> Rr<RMap> {
-            reachable_from(&g.0.borrow(), hex, profile, mp as FLOAT, &opts)
-        },
-    );
-    reg!(
-        m,
-        "path",
-        &["game", "from", "to", "profile", "blocked"],
-        &[
-            "The cheapest path from `from` to `to` under movement profile `profile`, avoiding the hexes of `blocked` (a list of hexes), with no limit of points.",
-            "Returns an array of hex ids, both ends included, `[]` when there is none.",
-        ],
-        path,
     );
     reg!(
         m,
@@ -250,40 +223,16 @@ pub fn package() -> Module {
 }
 
 /// Backs the script function `reached`, registered and documented in [`package`].
-fn reached(
-    g: &mut GameHandle,
-    hex: &str,
-    profile: &str,
-    mp: Dynamic,
-    opts: RMap,
-    targets: Dynamic,
-) -> Rr<Array> {
-    // Which of `targets` the movement search from `hex` reaches (a supply trace to a
-    // road net, say), without handing every reached hex to the script.
+fn reached(g: &mut GameHandle, hex: &str, targets: Dynamic, opts: RMap) -> Rr<Array> {
     let w = g.0.borrow();
-    let limits = move_limits(&w, number_arg(&mp, "mp")?, &opts)?;
-    let costs = search::reachable(w.map(), w.profile(profile)?, w.hex(hex)?, &limits).costs;
+    let (profile, limits) = search_of(&w, &opts)?;
+    let costs = search::reachable(w.map(), profile, w.hex(hex)?, &limits).costs;
     let reached: HashSet<Hex> = costs.into_iter().map(|(h, _)| h).collect();
     Ok(hex_list(&w, &targets, "`targets`")?
         .into_iter()
         .filter(|t| reached.contains(t))
         .map(|t| w.hex_id(t).into())
         .collect())
-}
-
-/// Backs the script function `path`, registered and documented in [`package`].
-fn path(g: &mut GameHandle, from: &str, to: &str, profile: &str, blocked: Dynamic) -> Rr<Array> {
-    let w = g.0.borrow();
-    let blocked: HashSet<Hex> = hex_list(&w, &blocked, "`blocked`")?.into_iter().collect();
-    Ok(search::path(
-        w.map(),
-        w.profile(profile)?,
-        w.hex(from)?,
-        w.hex(to)?,
-        &blocked,
-    )
-    .map(|(p, _)| w.ids(p))
-    .unwrap_or_default())
 }
 
 /// Backs the script function `hexes_within_any`, registered and documented in [`package`].
@@ -338,7 +287,24 @@ fn zoc_linked(g: &mut GameHandle, from: Dynamic, to: Dynamic) -> Rr<Array> {
     Ok(out)
 }
 
-pub(super) fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
+/// The movement search a script asks for (`reachable`, `reached`, `route`, `choose_move`):
+/// `#{ profile, mp }` and the optional limits `blocked`, `stop`, `minimum_one_hex`, `extra`,
+/// `plain`.
+pub(super) fn search_of<'w>(
+    w: &'w World,
+    opts: &RMap,
+) -> Rr<(&'w crate::geom::search::CompiledProfile, MoveLimits)> {
+    let Some(profile) = opts.get("profile") else {
+        return fail("a movement search needs `profile` (a movement profile's name)".to_string());
+    };
+    let Some(mp) = opts.get("mp") else {
+        return fail("a movement search needs `mp` (its movement points)".to_string());
+    };
+    let profile = w.profile(&shared_text(profile, "profile")?)?;
+    Ok((profile, move_limits(w, number_arg(mp, "`mp`")?, opts)?))
+}
+
+fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
     let set = |key: &str| -> Rr<Vec<Hex>> {
         match opts.get(key) {
             None => Ok(Vec::new()),
@@ -346,9 +312,18 @@ pub(super) fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
         }
     };
     for k in opts.keys() {
-        if !["blocked", "stop", "minimum_one_hex", "extra", "plain"].contains(&k.as_str()) {
+        let known = [
+            "profile",
+            "mp",
+            "blocked",
+            "stop",
+            "minimum_one_hex",
+            "extra",
+            "plain",
+        ];
+        if !known.contains(&k.as_str()) {
             return fail(format!(
-                "unknown movement option `{k}` (blocked, stop, minimum_one_hex, extra, plain)"
+                "unknown movement option `{k}` (profile, mp, blocked, stop, minimum_one_hex, extra, plain)"
             ));
         }
     }
@@ -376,23 +351,4 @@ pub(super) fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
         extra,
         plain: set("plain")?,
     })
-}
-
-/// The hexes a unit at `hex` can reach with `mp`, and the least cost of each.
-fn reachable_from(w: &World, hex: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<RMap> {
-    let limits = move_limits(w, mp, opts)?;
-    let costs = search::reachable(w.map(), w.profile(profile)?, w.hex(hex)?, &limits).costs;
-    Ok(costs
-        .into_iter()
-        .map(|(h, c)| (w.map().id(h).into(), Dynamic::from_float(c)))
-        .collect())
-}
-
-/// The route the movement search takes from `hex` to `to` (both included),
-/// or an empty array if `to` cannot be reached.
-fn route_to(w: &World, hex: &str, to: &str, profile: &str, mp: FLOAT, opts: &RMap) -> Rr<Array> {
-    let limits = move_limits(w, mp, opts)?;
-    let (start, goal) = (w.hex(hex)?, w.hex(to)?);
-    let reach = search::reachable(w.map(), w.profile(profile)?, start, &limits);
-    Ok(reach.route_to(goal).map(|r| w.ids(r)).unwrap_or_default())
 }
