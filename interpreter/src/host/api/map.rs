@@ -124,11 +124,13 @@ pub fn package() -> Module {
         &["game", "from", "to",],
         &[
             "The direction from `from` to the adjacent `to`, 0 to 5.",
-            "Returns the direction, -1 when the hexes are not adjacent."
+            "Returns the direction, `()` when the hexes are not adjacent."
         ],
-        |g: &mut GameHandle, a: &str, b: &str| -> Rr<INT> {
+        |g: &mut GameHandle, a: &str, b: &str| -> Rr<Dynamic> {
             let w = g.0.borrow();
-            Ok(w.hex(a)?.direction_to(w.hex(b)?).map_or(-1, |d| d as INT))
+            Ok(w.hex(a)?
+                .direction_to(w.hex(b)?)
+                .map_or(Dynamic::UNIT, |d| Dynamic::from_int(d as INT)))
         },
     );
     reg!(

@@ -174,7 +174,7 @@ pub fn package() -> Module {
         &["game", "table", "entry", "fields", "x"],
         &[
             "The first of `fields` whose number in `entry` of values table `table` is at least `x`: the range band of a distance, say.",
-            "Returns the field's name, `\"\"` when none is; a field that is not a number is an error.",
+            "Returns the field's name, `()` when none is; a field that is not a number is an error.",
         ],
         chart_band,
     );
@@ -218,8 +218,8 @@ fn chart_band(
     entry: &str,
     fields: Array,
     x: Dynamic,
-) -> Rr<String> {
-    // The first of `fields` whose number in `entry` is at least `x` ("" if none): the
+) -> Rr<Dynamic> {
+    // The first of `fields` whose number in `entry` is at least `x` (() if none): the
     // range band of a distance, say.
     let x = number_arg(&x, "`chart_band` value")?;
     let w = g.0.borrow();
@@ -236,10 +236,10 @@ fn chart_band(
             _ => return fail(format!("`chart_band`: {table}.{entry}.{f} is not a number")),
         };
         if n >= x {
-            return Ok(f);
+            return Ok(f.into());
         }
     }
-    Ok(String::new())
+    Ok(Dynamic::UNIT)
 }
 
 /// An outcome as a script map: `kind` is one of nothing, number, code,

@@ -246,12 +246,14 @@ pub fn package() -> Module {
     getter!(
         m,
         "facing",
-        INT,
+        Dynamic,
         &[
             "The direction unit `id` faces, 0 to 5.",
-            "Returns the direction, -1 when it has none; an unknown unit is an error."
+            "Returns the direction, `()` when it has none; an unknown unit is an error."
         ],
-        |u| u.facing.map_or(-1, INT::from)
+        |u| u
+            .facing
+            .map_or(Dynamic::UNIT, |f| Dynamic::from_int(INT::from(f)))
     );
     getter!(
         m,
