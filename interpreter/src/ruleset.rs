@@ -50,6 +50,10 @@ pub struct RulesetFile {
     /// Data for scripts: column-shift lists, schedules, names of conditions.
     #[serde(default)]
     pub data: IndexMap<String, Value>,
+    /// Named unit filters (`"may_attack": {"kind_not": "train", "lacks": ["attacked"]}`), which
+    /// a unit query names with `named` and adds its other keys to.
+    #[serde(default)]
+    pub filters: IndexMap<String, IndexMap<String, Value>>,
     /// Limits on scripts.
     #[serde(default)]
     pub limits: Limits,
@@ -108,6 +112,8 @@ pub struct Ruleset {
     pub zoc: ZocRules,
     /// Data for scripts.
     pub data: IndexMap<String, Value>,
+    /// Named unit filters (see [`RulesetFile::filters`]).
+    pub filters: IndexMap<String, IndexMap<String, Value>>,
     /// The scripts of the ruleset and its bases, in load order (bases first).
     pub scripts: Vec<PathBuf>,
     /// Limits on scripts.
@@ -152,6 +158,7 @@ struct Gathered {
     movement: IndexMap<String, Profile>,
     zoc: Option<ZocRules>,
     data: IndexMap<String, Value>,
+    filters: IndexMap<String, IndexMap<String, Value>>,
     limits: Limits,
 }
 
@@ -212,6 +219,7 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
         into.zoc = file.zoc;
     }
     into.data.extend(file.data);
+    into.filters.extend(file.filters);
     into.limits = file.limits;
     Ok(file.name)
 }
@@ -248,6 +256,7 @@ impl Ruleset {
             movement: g.movement,
             zoc: g.zoc.unwrap_or_default(),
             data: g.data,
+            filters: g.filters,
             scripts: g.scripts,
             limits: g.limits,
         })

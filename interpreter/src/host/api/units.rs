@@ -13,7 +13,7 @@ use rhai::{Array, Dynamic, ImmutableString, Map as RMap, Module, FLOAT, INT};
 pub const TITLE: &str = "Units and unit queries";
 
 /// What the package is about, for the reference.
-pub const ABOUT: &str = "Units are ids; their fields, markers and ruleset-defined properties; hex markers. A unit query finds in one call what a script loop of several calls per unit would: the filter is a map whose keys are all optional and must all hold: `side`, `not_side`, `at` (a hex), `near` + `within` (hexes, default 1), `in` (a list of hexes), `zone_over` (a hex: the unit stands next to it and has it in its zone of control by the ruleset's `zoc` rules), `on_map` (true/false), `kind` / `kind_not` (text or list), `has` / `lacks` (markers, text or list), `face`, `props` (a map of property values). A value of the wrong kind is an error that names its key.";
+pub const ABOUT: &str = "Units are ids; their fields, markers and ruleset-defined properties; hex markers. A unit query finds in one call what a script loop of several calls per unit would: the filter is a map whose keys are all optional and must all hold: `side`, `not_side`, `at` (a hex), `near` + `within` (hexes, default 1), `in` (a list of hexes), `zone_over` (a hex: the unit stands next to it and has it in its zone of control by the ruleset's `zoc` rules), `on_map` (true/false), `kind` / `kind_not` (text or list), `has` / `lacks` (markers, text or list), `face`, `props` (a map of property values), `named` (the name of a filter in the ruleset's `filters`, or a list of them; the other keys add to it and may not repeat its keys). A value of the wrong kind is an error that names its key.";
 
 /// Registers a getter of one unit field: `game.<name>(id)`, an error for an unknown unit.
 macro_rules! getter {
@@ -644,43 +644,80 @@ fn locations(g: &mut GameHandle, ids: Array) -> Rr<Array> {
 /// A unit filter from a script's map (see [`crate::world::query`]).
 fn unit_filter(w: &World, m: &RMap) -> Rr<UnitFilter> {
     let mut f = UnitFilter::default();
-    let mut within = 1;
-    let mut near = None;
-    for (k, v) in m.iter() {
-        match k.as_str() {
-            "side" => f.side = Some(shared_text(v, "side")?),
-            "not_side" => f.not_side = Some(shared_text(v, "not_side")?),
-            "at" => f.at = Some(hex_arg(w, v, "at")?),
-            "near" => near = Some(hex_arg(w, v, "near")?),
-            "within" => within = number_arg(v, "`within`")?.max(0.0) as u32,
-            "in" => f.in_any = Some(also(f.in_any.take(), hex_list(w, v, "`in`")?)),
-            "zone_over" => {
-                let h = hex_arg(w, v, "zone_over")?;
-                f.in_any = Some(also(f.in_any.take(), w.zone_sources(h)));
-            }
-            "on_map" => f.on_map = Some(v.as_bool().or_else(|t| fail(format!("`on_map` must be true or false, not {t}")))?),
-            "kind" => f.kind = text_list(v, "kind")?,
-            "kind_not" => f.kind_not = text_list(v, "kind_not")?,
-            "has" => f.has = text_list(v, "has")?,
-            "lacks" => f.lacks = text_list(v, "lacks")?,
-            "face" => f.face = Some(shared_text(v, "face")?),
-            "props" => {
-                let Some(p) = v.read_lock::<RMap>() else {
-                    return fail("`props` must be a map".to_string());
-                };
-                for (pk, pv) in p.iter() {
-                    f.props.insert(pk.to_string(), to_value(pv)?);
-                }
-            }
-            other => {
+    let mut near = (None, 1);
+    // A named filter of the ruleset's `filters` first; the query's other keys add to it, and
+    // may not give a key again.
+    let mut named_keys: Vec<&str> = Vec::new();
+    if let Some(v) = m.get("named") {
+        for name in text_list(v, "named")? {
+            let Some(named) = w.ruleset().filters.get(name.as_str()) else {
                 return fail(format!(
-                    "unknown unit filter key `{other}` (side, not_side, at, near, within, in, zone_over, on_map, kind, kind_not, has, lacks, face, props)"
-                ))
+                    "no unit filter named `{name}` (the ruleset's `filters` names them)"
+                ));
+            };
+            for (nk, nv) in named {
+                filter_key(w, &mut f, &mut near, nk, &nv.to_dynamic())?;
+                named_keys.push(nk);
             }
         }
     }
-    f.near = near.map(|h| (h, within));
+    for (k, v) in m.iter().filter(|(k, _)| k.as_str() != "named") {
+        if named_keys.contains(&k.as_str()) {
+            return fail(format!(
+                "unit filter key `{k}` is given by its named filter (`named`) already"
+            ));
+        }
+        filter_key(w, &mut f, &mut near, k, v)?;
+    }
+    f.near = near.0.map(|h| (h, near.1));
     Ok(f)
+}
+
+/// Reads one key of a unit filter into `f` (`near` holds the `near` hex and the `within` distance).
+fn filter_key(
+    w: &World,
+    f: &mut UnitFilter,
+    near: &mut (Option<Hex>, u32),
+    k: &str,
+    v: &Dynamic,
+) -> Rr<()> {
+    match k {
+        "side" => f.side = Some(shared_text(v, "side")?),
+        "not_side" => f.not_side = Some(shared_text(v, "not_side")?),
+        "at" => f.at = Some(hex_arg(w, v, "at")?),
+        "near" => near.0 = Some(hex_arg(w, v, "near")?),
+        "within" => near.1 = number_arg(v, "`within`")?.max(0.0) as u32,
+        "in" => f.in_any = Some(also(f.in_any.take(), hex_list(w, v, "`in`")?)),
+        "zone_over" => {
+            let h = hex_arg(w, v, "zone_over")?;
+            f.in_any = Some(also(f.in_any.take(), w.zone_sources(h)));
+        }
+        "on_map" => {
+            f.on_map = Some(
+                v.as_bool()
+                    .or_else(|t| fail(format!("`on_map` must be true or false, not {t}")))?,
+            )
+        }
+        "kind" => f.kind = text_list(v, "kind")?,
+        "kind_not" => f.kind_not = text_list(v, "kind_not")?,
+        "has" => f.has = text_list(v, "has")?,
+        "lacks" => f.lacks = text_list(v, "lacks")?,
+        "face" => f.face = Some(shared_text(v, "face")?),
+        "props" => {
+            let Some(p) = v.read_lock::<RMap>() else {
+                return fail("`props` must be a map".to_string());
+            };
+            for (pk, pv) in p.iter() {
+                f.props.insert(pk.to_string(), to_value(pv)?);
+            }
+        }
+        other => {
+            return fail(format!(
+                "unknown unit filter key `{other}` (side, not_side, at, near, within, in, zone_over, on_map, kind, kind_not, has, lacks, face, props, named)"
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// Hexes a unit must stand in under two filter keys (`in` and `zone_over`): those in both.
