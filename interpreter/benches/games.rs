@@ -66,7 +66,7 @@ fn load_times(c: &mut Criterion) {
                 let s = Scenario::load(Path::new(path)).expect("scenario");
                 let r = CompiledRuleset::load(&s.ruleset_dir()).expect("ruleset");
                 let m = s.load_map().expect("map");
-                (r.sides.len(), m.hexes().len())
+                (r.ruleset().sides.len(), m.hexes().len())
             })
         });
     }
