@@ -4,7 +4,7 @@
 use super::search::search_of;
 use crate::geom::search;
 use crate::host::args::push_hexes;
-use crate::host::args::{hex_group, number_arg};
+use crate::host::args::{check_keys, hex_group, number_arg};
 use crate::world::decide::{choose, choose_among};
 use crate::world::moves;
 use crate::world::{fail, GameHandle, Rr, World};
@@ -171,8 +171,9 @@ fn choose_move(
     search: &RMap,
     choice: &RMap,
 ) -> Rr<Dynamic> {
-    for k in choice.keys() {
-        if ![
+    check_keys(
+        choice,
+        &[
             "stay",
             "exclude",
             "exclude_terrain",
@@ -180,14 +181,9 @@ fn choose_move(
             "fields",
             "label",
             "rank",
-        ]
-        .contains(&k.as_str())
-        {
-            return fail(format!(
-                "unknown move choice key `{k}` (stay, exclude, exclude_terrain, extra, fields, label, rank)"
-            ));
-        }
-    }
+        ],
+        "the move choice",
+    )?;
     // The choice's lists are read in place: `exclude` can be long, and is read every move.
     let with_array = |key: &str, f: &mut dyn FnMut(&Array) -> Rr<()>| -> Rr<()> {
         match choice.get(key) {

@@ -5,7 +5,7 @@
 use crate::geom::hex::Hex;
 use crate::geom::map::HexGroup;
 use crate::geom::search::{self, MoveLimits};
-use crate::host::args::{hex_list, number_arg, shared_text, HexSet};
+use crate::host::args::{check_keys, hex_list, number_arg, shared_text, HexSet};
 use crate::world::state::FxIndexSet;
 use crate::world::{fail, GameHandle, Rr, World};
 use rhai::{Array, Dynamic, Map as RMap, Module, FLOAT, INT};
@@ -311,8 +311,9 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
             Some(d) => hex_list(w, d, &format!("option `{key}`")),
         }
     };
-    for k in opts.keys() {
-        let known = [
+    check_keys(
+        opts,
+        &[
             "profile",
             "mp",
             "blocked",
@@ -320,13 +321,9 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
             "minimum_one_hex",
             "extra",
             "plain",
-        ];
-        if !known.contains(&k.as_str()) {
-            return fail(format!(
-                "unknown movement option `{k}` (profile, mp, blocked, stop, minimum_one_hex, extra, plain)"
-            ));
-        }
-    }
+        ],
+        "the movement search",
+    )?;
     let mut extra = HashMap::default();
     if let Some(d) = opts.get("extra") {
         let Some(m) = d.read_lock::<RMap>() else {

@@ -228,7 +228,7 @@ pub fn package() -> Module {
         "rating",
         INT,
         &[
-            "The rating of unit `id` (morale, cohesion: the ruleset's).",
+            "The rating of unit `id` (what it rates is the ruleset's).",
             "Returns the rating; an unknown unit is an error."
         ],
         |u| u.rating
