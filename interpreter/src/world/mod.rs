@@ -306,12 +306,9 @@ impl World {
             .collect()
     }
 
-    /// A unit's hex id, "" off the map.
-    pub fn location_id(&self, id: &str) -> Rr<rhai::ImmutableString> {
-        Ok(self
-            .unit_ref(id)?
-            .location
-            .map_or_else(rhai::ImmutableString::new, |h| self.hex_id(h)))
+    /// A unit's hex id, `None` off the map.
+    pub fn location_id(&self, id: &str) -> Rr<Option<rhai::ImmutableString>> {
+        Ok(self.unit_ref(id)?.location.map(|h| self.hex_id(h)))
     }
 
     /// The unit `id`; no such unit is an error.

@@ -56,7 +56,7 @@ pub fn package() -> Module {
             let costs = search::reachable(w.map(), profile, w.hex(hex)?, &limits).costs;
             Ok(costs
                 .into_iter()
-                .map(|(h, c)| (w.map().id(h).into(), Dynamic::from_float(c)))
+                .map(|(h, c)| (w.hex_id(h).into(), Dynamic::from_float(c)))
                 .collect())
         },
     );

@@ -281,11 +281,11 @@ pub fn package() -> Module {
         &["game", "id",],
         &[
             "The hex unit `id` stands in.",
-            "Returns its hex id, `\"\"` off the map; an unknown unit is an error."
+            "Returns its hex id, `()` off the map; an unknown unit is an error."
         ],
-        |g: &mut GameHandle, id: &str| -> Rr<rhai::ImmutableString> {
+        |g: &mut GameHandle, id: &str| -> Rr<Dynamic> {
             let w = g.0.borrow();
-            w.location_id(id)
+            Ok(w.location_id(id)?.map_or(Dynamic::UNIT, Dynamic::from))
         },
     );
     reg!(
@@ -294,7 +294,7 @@ pub fn package() -> Module {
         &["game", "ids"],
         &[
             "The hex of each unit of `ids`, in order: one call for a loop of `location`.",
-            "Returns an array of hex ids (`\"\"` for a unit off the map); an unknown unit is an error.",
+            "Returns an array of hex ids (`()` for a unit off the map); an unknown unit is an error.",
         ],
         locations,
     );
@@ -577,7 +577,7 @@ fn by_hex(
     }
     Ok(sums
         .into_iter()
-        .map(|(h, v)| (w.map().id(h).into(), v))
+        .map(|(h, v)| (w.hex_id(h).into(), v))
         .collect())
 }
 
@@ -629,14 +629,14 @@ fn describe(g: &mut GameHandle, units: Array, template: &str, separator: &str) -
 
 /// Backs the script function `locations`, registered and documented in [`package`].
 fn locations(g: &mut GameHandle, ids: Array) -> Rr<Array> {
-    // Each unit's hex in order ("" off the map): one call for a loop of `location`.
+    // Each unit's hex in order (() off the map): one call for a loop of `location`.
     let w = g.0.borrow();
     ids.iter()
         .map(|d| {
             let id = d
                 .as_immutable_string_ref()
                 .map_err(|t| format!("`locations` takes unit ids, not {t}"))?;
-            w.location_id(&id).map(Dynamic::from)
+            Ok(w.location_id(&id)?.map_or(Dynamic::UNIT, Dynamic::from))
         })
         .collect()
 }
