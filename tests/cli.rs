@@ -166,6 +166,20 @@ fn strict_examples_fail_at_the_step_with_nothing_forced() {
                 .contains("a roll of die `d6` with no forced value left (1 forced value(s) given"),
         "{out}"
     );
+    // Likewise a draw with no forced item left, and a shuffle.
+    let (out, code) = stdout(&["verify", "tests/fixtures/examples/undrawn.ron"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("step 2 `game.draw(\"cup\")` failed")
+            && out.contains("a random draw from deck `cup` with no forced draw left"),
+        "{out}"
+    );
+    let (out, code) = stdout(&["verify", "tests/fixtures/examples/unshuffled.ron"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("step 2 ") && out.contains("a random shuffle of deck `cup`"),
+        "{out}"
+    );
     // Random dice and the bot answer only where an example says so.
     let (out, code) = stdout(&["verify", "tests/fixtures/examples/bot_answers.ron"]);
     assert_eq!(code, 0, "{out}");

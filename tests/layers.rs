@@ -22,19 +22,45 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The modules a file names as `crate::a` or `crate::a::b` (comments included: a doc link to a
-/// higher layer is a dependency too), as (top-level module, second-level module).
-fn named(text: &str) -> BTreeSet<(String, String)> {
+/// The modules a file names as `crate::a::b`, or as `super::b` from inside module `module` (the
+/// file's path in the crate; a file's `mod tests` is one deeper), as (top-level module,
+/// second-level module). Comments count: a doc link to a higher layer is a dependency too.
+fn named(text: &str, module: &[String]) -> BTreeSet<(String, String)> {
+    let tests_at = text.find("mod tests").unwrap_or(text.len());
     let mut out = BTreeSet::new();
-    for (i, _) in text.match_indices("crate::") {
-        let rest = &text[i + "crate::".len()..];
-        let mut parts = rest.split("::").map(|p| {
-            p.chars()
+    for (i, start) in text
+        .match_indices("crate::")
+        .chain(text.match_indices("super::"))
+    {
+        if i > 0 && text[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        {
+            continue; // `super::super::...` is read from its first `super`
+        }
+        let mut path: Vec<String> = if start == "crate::" {
+            Vec::new()
+        } else if i > tests_at {
+            module.to_vec() // `super` of a file's own test module is the file
+        } else {
+            module[..module.len().saturating_sub(1)].to_vec()
+        };
+        let mut rest = &text[i + start.len()..];
+        while let Some(r) = rest.strip_prefix("super::") {
+            path.pop();
+            rest = r;
+        }
+        for p in rest.split("::").take(2) {
+            let word: String = p
+                .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect::<String>()
-        });
-        let top = parts.next().unwrap_or_default();
-        let sub = parts.next().unwrap_or_default();
+                .collect();
+            let last = word.len() < p.len();
+            path.push(word);
+            if last {
+                break;
+            }
+        }
+        let top = path.first().cloned().unwrap_or_default();
+        let sub = path.get(1).cloned().unwrap_or_default();
         out.insert((top, sub));
     }
     out
@@ -60,7 +86,8 @@ fn modules_name_only_modules_of_their_layer_or_below() {
         }
         let own = rank(&parts[0]).unwrap_or_else(|| panic!("{} is in no layer", rel.display()));
         let text = std::fs::read_to_string(f).expect("source");
-        for (top, sub) in named(&text) {
+        let module: Vec<String> = parts.iter().filter(|p| *p != "mod").cloned().collect();
+        for (top, sub) in named(&text, &module) {
             match rank(&top) {
                 Some(r) if r > own => wrong.push(format!("{} names crate::{top}", rel.display())),
                 Some(_) if top == parts[0] && parts.len() > 1 && !sub.is_empty() => {

@@ -47,6 +47,12 @@ pub enum DiceError {
         /// How many forced values were rolled before.
         used: usize,
     },
+    /// Only forced values may be drawn (a strict example) and a draw or shuffle needs a random one.
+    #[error("a random {what} (a strict example forces its draws with `draws` and cannot shuffle; `unforced: (dice: Random)` allows both)")]
+    NoForcedDraw {
+        /// What needed the random index: a draw from a deck, a shuffle.
+        what: String,
+    },
     /// Nothing has been rolled, so there is nothing to re-roll.
     #[error("there is no roll to re-roll")]
     NothingToReroll,
@@ -246,9 +252,15 @@ impl Dice {
         self.roll_group(&group)
     }
 
-    /// Draws an index below `n` from the game's stream (shuffles and cup draws).
-    pub fn draw_index(&mut self, n: usize) -> usize {
-        self.stream.below(n as u32) as usize
+    /// Draws an index below `n` from the game's stream for `what` (shuffles and cup draws); with
+    /// only forced values allowed, a draw among two or more is an error.
+    pub fn draw_index(&mut self, n: usize, what: &str) -> Result<usize, DiceError> {
+        if self.only_forced && n > 1 {
+            return Err(DiceError::NoForcedDraw {
+                what: what.to_string(),
+            });
+        }
+        Ok(self.stream.below(n as u32) as usize)
     }
 }
 

@@ -338,7 +338,7 @@ pub fn package() -> Module {
         &["game", "name"],
         &[
             "Draws a random item from deck (cup) `name` with the game's dice, removes it and logs the draw; an example may force the item.",
-            "Returns the item, `()` when the deck is empty; a forced item not in the deck is an error.",
+            "Returns the item, `()` when the deck is empty; a forced item not in the deck is an error, and so is a strict example's draw among two or more items with no forced item left.",
         ],
         draw,
     );
@@ -364,17 +364,19 @@ pub fn package() -> Module {
         &["game", "name",],
         &[
             "Shuffles deck `name` with the game's dice (Fisher-Yates).",
-            "Returns nothing."
+            "Returns nothing; in a strict example (no random dice) shuffling two or more items is an error."
         ],
-        |g: &mut GameHandle, name: &str| {
+        |g: &mut GameHandle, name: &str| -> Rr<()> {
             let mut w = g.0.borrow_mut();
             let mut deck = w.state_mut().decks.shift_remove(name).unwrap_or_default();
             // Fisher–Yates on the game's own stream.
+            let what = format!("shuffle of deck `{name}`");
             for i in (1..deck.len()).rev() {
-                let j = w.dice_mut().draw_index(i + 1);
+                let j = w.dice_mut().draw_index(i + 1, &what).map_err(|e| e.to_string())?;
                 deck.swap(i, j);
             }
             w.state_mut().decks.insert(name.to_string(), deck);
+            Ok(())
         },
     );
     // Log.
@@ -550,7 +552,13 @@ fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
             .iter()
             .position(|x| *x == want)
             .ok_or_else(|| format!("forced draw `{want}` is not in deck `{name}`"))?,
-        None => w.dice_mut().draw_index(n),
+        None => w
+            .dice_mut()
+            .draw_index(
+                n,
+                &format!("draw from deck `{name}` with no forced draw left"),
+            )
+            .map_err(|e| e.to_string())?,
     };
     let item = w
         .state_mut()
