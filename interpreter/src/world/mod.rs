@@ -76,7 +76,10 @@ pub struct World {
     forced_draws: VecDeque<String>,
     /// Hex ids as script strings, made once per game on first use (returning a
     /// hex to a script is then a reference count, not a formatted string).
-    hex_ids: std::cell::OnceCell<HexIds>,
+    hex_ids: std::cell::OnceCell<Rc<HexIds>>,
+    /// The ruleset's named unit filters (`filters`) as script values, made once per game on
+    /// first use: a query naming one then reads its keys without converting them.
+    named_filters: std::cell::OnceCell<HashMap<String, Vec<(String, rhai::Dynamic)>>>,
     /// Script section timers (`game.timer(name)` ... `game.timer_end(name)`), for
     /// `muster play --profile`. Never read by rules.
     timers: Timers,
@@ -114,6 +117,16 @@ pub struct HexIds {
     ids: Vec<rhai::ImmutableString>,
     /// (address, length) of each id's text -> its hex.
     by_text: HashMap<(usize, usize), Hex>,
+}
+
+impl HexIds {
+    /// The printed id of `h` on `map` (the map these ids were made for).
+    pub fn id(&self, map: &Map, h: Hex) -> rhai::ImmutableString {
+        match map.index(h).and_then(|i| self.ids.get(i)) {
+            Some(id) if !id.is_empty() => id.clone(),
+            _ => map.id(h).into(),
+        }
+    }
 }
 
 /// What the rest of the engine reads and changes of a world. The fields stay private: the
@@ -283,7 +296,7 @@ impl World {
     }
 
     /// The game's hex ids as script strings, made on first use.
-    pub fn hex_ids(&self) -> &HexIds {
+    pub fn hex_ids(&self) -> &Rc<HexIds> {
         self.hex_ids.get_or_init(|| {
             let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
             let mut by_text = HashMap::default();
@@ -293,8 +306,26 @@ impl World {
                     by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
                 }
             }
-            HexIds { ids, by_text }
+            Rc::new(HexIds { ids, by_text })
         })
+    }
+
+    /// The keys and values of the ruleset's unit filter `name` (its `filters`), `None` if it
+    /// has none of that name.
+    pub fn named_filter(&self, name: &str) -> Option<&[(String, rhai::Dynamic)]> {
+        self.named_filters
+            .get_or_init(|| {
+                self.ruleset
+                    .filters
+                    .iter()
+                    .map(|(n, keys)| {
+                        let keys = keys.iter().map(|(k, v)| (k.clone(), v.to_dynamic()));
+                        (n.clone(), keys.collect())
+                    })
+                    .collect()
+            })
+            .get(name)
+            .map(Vec::as_slice)
     }
 
     /// The hexes next to `h` whose zone of control (the ruleset's `zoc` rules) reaches it: where
@@ -347,10 +378,7 @@ impl World {
 
     /// A hex's printed id as a script string, from the game's cache.
     pub fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
-        match self.map.index(h).and_then(|i| self.hex_ids().ids.get(i)) {
-            Some(id) if !id.is_empty() => id.clone(),
-            _ => self.map.id(h).into(),
-        }
+        self.hex_ids().id(&self.map, h)
     }
 
     /// The movement profile `name` bound to the map; a name the ruleset lacks is an error.
@@ -443,6 +471,7 @@ impl World {
             forced_draws: VecDeque::new(),
             timers: Timers::default(),
             hex_ids: std::cell::OnceCell::new(),
+            named_filters: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
         }
     }

@@ -130,13 +130,13 @@ impl Rank {
     }
 }
 
-/// The label a person sees for a destination.
+/// The label a person sees for a destination whose hex has the id `id`.
 #[must_use]
-pub fn label(map: &Map, prefix: &str, d: &Destination) -> String {
+pub fn label(id: &str, prefix: &str, d: &Destination) -> String {
     if d.stay {
-        format!("stay in {}", map.id(d.hex))
+        format!("stay in {id}")
     } else {
-        format!("{prefix} {} ({} MP)", map.id(d.hex), mp_text(d.cost))
+        format!("{prefix} {id} ({} MP)", mp_text(d.cost))
     }
 }
 
@@ -178,7 +178,7 @@ mod tests {
         let ids: Vec<String> = d.iter().map(|x| m.id(x.hex)).collect();
         assert_eq!(ids, ["0101", "0102", "0103"]);
         assert!(d[0].stay && !d[1].stay);
-        assert_eq!(label(&m, "move to", &d[1]), "move to 0102 (1.0 MP)");
+        assert_eq!(label("0102", "move to", &d[1]), "move to 0102 (1.0 MP)");
     }
 
     #[test]

@@ -206,7 +206,7 @@ fn choose_move(
         .get("fields")
         .and_then(|d| d.read_lock::<RMap>().map(|m| m.clone()))
         .unwrap_or_default();
-    let (map, dests, reach) = {
+    let (map, dests, reach, ids) = {
         let w = g.0.borrow();
         let (profile, lim) = search_of(&w, search)?;
         let start = w.hex(from)?;
@@ -227,18 +227,20 @@ fn choose_move(
             exclude_terrain: w.map().tag_mask(&tags),
         };
         let dests = moves::destinations(w.map(), start, &reach.costs, &filter);
-        (w.map().clone(), dests, reach)
+        // The options are built while a decision may hold the game: the ids go with them.
+        (w.map().clone(), dests, reach, w.hex_ids().clone())
     };
     let option = |i: usize| -> Dynamic {
         if i >= dests.len() {
             return extras[i - dests.len()].clone();
         }
         let d = &dests[i];
+        let id = ids.id(&map, d.hex);
         let mut m = fields.clone();
         m.insert("kind".into(), (if d.stay { "stay" } else { "move" }).into());
-        m.insert("hex".into(), map.id(d.hex).into());
+        m.insert("label".into(), moves::label(&id, &prefix, d).into());
+        m.insert("hex".into(), id.into());
         m.insert("cost".into(), Dynamic::from_float(d.cost));
-        m.insert("label".into(), moves::label(&map, &prefix, d).into());
         Dynamic::from_map(m)
     };
     let n = dests.len() + extras.len();

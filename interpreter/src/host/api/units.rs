@@ -650,13 +650,13 @@ fn unit_filter(w: &World, m: &RMap) -> Rr<UnitFilter> {
     let mut named_keys: Vec<&str> = Vec::new();
     if let Some(v) = m.get("named") {
         for name in text_list(v, "named")? {
-            let Some(named) = w.ruleset().filters.get(name.as_str()) else {
+            let Some(named) = w.named_filter(name.as_str()) else {
                 return fail(format!(
                     "no unit filter named `{name}` (the ruleset's `filters` names them)"
                 ));
             };
             for (nk, nv) in named {
-                filter_key(w, &mut f, &mut near, nk, &nv.to_dynamic())?;
+                filter_key(w, &mut f, &mut near, nk, nv)?;
                 named_keys.push(nk);
             }
         }
