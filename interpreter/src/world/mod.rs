@@ -117,6 +117,8 @@ pub struct HexIds {
     ids: Vec<rhai::ImmutableString>,
     /// (address, length) of each id's text -> its hex.
     by_text: HashMap<(usize, usize), Hex>,
+    /// Each id -> its hex, for ids a script made anew (map keys, say): found without parsing.
+    by_id: HashMap<String, Hex>,
 }
 
 impl HexIds {
@@ -285,11 +287,12 @@ impl World {
     /// out, else parsed; an id not on the map is an error.
     pub fn hex(&self, id: &str) -> Rr<Hex> {
         // An id the core handed out is found by where its text lives, without parsing.
-        if let Some(h) = self
-            .hex_ids()
-            .by_text
-            .get(&(id.as_ptr() as usize, id.len()))
-        {
+        let known = self.hex_ids();
+        if let Some(h) = known.by_text.get(&(id.as_ptr() as usize, id.len())) {
+            return Ok(*h);
+        }
+        // Else an id of the map's, made anew, or text to parse (for its error).
+        if let Some(h) = known.by_id.get(id) {
             return Ok(*h);
         }
         self.map.parse(id).map_err(|e| e.to_string().into())
@@ -300,13 +303,19 @@ impl World {
         self.hex_ids.get_or_init(|| {
             let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
             let mut by_text = HashMap::default();
+            let mut by_id = HashMap::default();
             for x in self.map.hexes() {
                 if let Some(i) = self.map.index(x) {
                     ids[i] = self.map.id(x).into();
                     by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
+                    by_id.insert(ids[i].to_string(), x);
                 }
             }
-            Rc::new(HexIds { ids, by_text })
+            Rc::new(HexIds {
+                ids,
+                by_text,
+                by_id,
+            })
         })
     }
 
