@@ -290,3 +290,104 @@ fn scripts_import_only_from_inside_rulesets() {
         "{err}"
     );
 }
+
+/// A throwaway copy of the `flaky` fixture ruleset under `rulesets/NAME` in a fresh folder, its
+/// manifest given `extra` entries, with the demo map and a scenario beside it: (scenario, root).
+fn scratch_ruleset(name: &str, extra: &str) -> (PathBuf, PathBuf) {
+    let root = std::env::temp_dir().join(format!("muster-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("rulesets").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        "tests/fixtures/rulesets/flaky/main.rhai",
+        dir.join("main.rhai"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("ruleset.ron"),
+        format!("Ruleset(\n    name: \"{name}\",\n    sides: [\"a\", \"b\"],\n    scripts: [\"main.rhai\"],\n{extra}\n)\n"),
+    )
+    .unwrap();
+    std::fs::copy(
+        "tests/demo/scenarios/demo/maps/field.ron",
+        root.join("field.ron"),
+    )
+    .unwrap();
+    let scenario = root.join("scenario.ron");
+    std::fs::write(
+        &scenario,
+        format!("Scenario(name: \"scratch\", ruleset: \"rulesets/{name}\", map: \"field.ron\", last_turn: 1)\n"),
+    )
+    .unwrap();
+    (scenario, root)
+}
+
+fn load_error(scenario: &Path) -> String {
+    match Game::from_scenario(scenario, &opts(1)) {
+        Ok(_) => panic!("{} loaded", scenario.display()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn values_that_would_crash_or_hang_the_engine_are_refused_at_load_with_their_place() {
+    let cases = [
+        ("zero_faces", "    dice: {\"d6\": 0},", "ruleset.ron:5:13: die `d6` has 0 faces"),
+        ("huge_die", "    dice: {\"d6\": 4294967296},", "die `d6` has 4294967296 faces"),
+        (
+            "negative_road",
+            "    movement: {\"foot\": (connections: [(feature: \"road\", cost: -1)])},",
+            "movement profile `foot`: the `road` connection costs -1",
+        ),
+        (
+            "no_operations_limit",
+            "    limits: (operations: 0, call_depth: 48, string_size: 1000, array_size: 1000, map_size: 1000),",
+            "limit `operations` is 0; a ruleset may set it from 1 to",
+        ),
+        (
+            "deep_calls",
+            "    limits: (operations: 1000, call_depth: 100000000, string_size: 1000, array_size: 1000, map_size: 1000),",
+            "limit `call_depth` is 100000000",
+        ),
+        (
+            "no_string_limit",
+            "    limits: (operations: 1000, call_depth: 48, string_size: 0, array_size: 1000, map_size: 1000),",
+            "limit `string_size` is 0",
+        ),
+    ];
+    for (name, extra, want) in cases {
+        let (scenario, root) = scratch_ruleset(name, extra);
+        let err = load_error(&scenario);
+        assert!(err.contains(want), "{name}: {err}");
+        let _ = std::fs::remove_dir_all(root);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_inside_rulesets_does_not_lead_an_import_out_of_it() {
+    let (scenario, root) = scratch_ruleset("linked", "");
+    std::fs::create_dir_all(root.join("outside")).unwrap();
+    std::fs::write(
+        root.join("outside").join("secret.rhai"),
+        "fn secret() { \"stolen\" }\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(root.join("outside"), root.join("rulesets").join("link")).unwrap();
+    let main = root.join("rulesets/linked/main.rhai");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        text.replacen(
+            "fn game_turn(game) {",
+            "fn game_turn(game) {\n    import \"link/secret\" as s;\n    game.log(s::secret());",
+            1,
+        ),
+    )
+    .unwrap();
+    let mut g = Game::from_scenario(&scenario, &opts(1)).unwrap();
+    let err = g.run(None).unwrap_err().to_string();
+    assert!(err.contains("leads outside rulesets/"), "{err}");
+    assert!(!g.log().narration().contains("stolen"));
+    let _ = std::fs::remove_dir_all(root);
+}

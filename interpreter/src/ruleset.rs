@@ -171,6 +171,7 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
         ));
     }
     let (file, text): (RulesetFile, String) = load_ron(&manifest)?;
+    check_values(&file, &text, &manifest)?;
     if let Some(base) = &file.base {
         let base_dir = rulesets_dir(dir).join(base);
         if !base_dir.join("ruleset.ron").is_file() {
@@ -222,6 +223,79 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
     into.filters.extend(file.filters);
     into.limits = file.limits;
     Ok(file.name)
+}
+
+/// The most faces a die may have.
+pub const MAX_DIE_FACES: i64 = 1_000_000;
+
+/// How far a ruleset may raise each limit (its `limits`): high enough for any game, low enough
+/// that a runaway script stops with an error before it exhausts the machine. None may be 0,
+/// which Rhai reads as "no limit".
+pub const LIMIT_CAPS: Limits = Limits {
+    operations: 1_000_000_000,
+    call_depth: 128,
+    string_size: 1 << 24,
+    array_size: 10_000_000,
+    map_size: 1_000_000,
+};
+
+/// The values of a ruleset file that would crash or hang the engine, refused with their place in
+/// `text`: a die needs 1 to [`MAX_DIE_FACES`] faces; a movement connection's costs must be finite
+/// and not negative (a negative cost would make every search run forever); costs are finite; each
+/// limit is from 1 to its cap in [`LIMIT_CAPS`].
+fn check_values(file: &RulesetFile, text: &str, manifest: &Path) -> Result<()> {
+    let mut cur = crate::source::Cursor::new(text, manifest);
+    for (die, &faces) in &file.dice {
+        if !(1..=MAX_DIE_FACES).contains(&faces) {
+            return Err(Error::at(
+                cur.find_str(die),
+                format!("die `{die}` has {faces} faces; a die has 1 to {MAX_DIE_FACES}"),
+            ));
+        }
+    }
+    for (name, profile) in &file.movement {
+        let mut cur = crate::source::Cursor::new(text, manifest);
+        let at = cur.find_str(name);
+        let costs = profile.terrain.values().chain(profile.hexside.values());
+        if let Some(c) = costs
+            .chain([&profile.default_terrain])
+            .find(|c| !c.is_finite())
+        {
+            return Err(Error::at(at, format!("movement profile `{name}` has a cost of {c}; costs are numbers (negative: no entry)")));
+        }
+        for c in &profile.connections {
+            let costs = std::iter::once(&c.cost).chain(c.into.values());
+            if let Some(bad) = costs.copied().find(|x| !x.is_finite() || *x < 0.0) {
+                return Err(Error::at(
+                    at,
+                    format!(
+                        "movement profile `{name}`: the `{}` connection costs {bad}; a connection costs 0 or more",
+                        c.feature
+                    ),
+                ));
+            }
+        }
+    }
+    let l = &file.limits;
+    let caps = LIMIT_CAPS;
+    let checks: [(&str, u64, u64); 5] = [
+        ("operations", l.operations, caps.operations),
+        ("call_depth", l.call_depth as u64, caps.call_depth as u64),
+        ("string_size", l.string_size as u64, caps.string_size as u64),
+        ("array_size", l.array_size as u64, caps.array_size as u64),
+        ("map_size", l.map_size as u64, caps.map_size as u64),
+    ];
+    for (key, value, cap) in checks {
+        if !(1..=cap).contains(&value) {
+            let mut cur = crate::source::Cursor::new(text, manifest);
+            cur.skip_to(key);
+            return Err(Error::at(
+                cur.here(),
+                format!("limit `{key}` is {value}; a ruleset may set it from 1 to {cap}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Ruleset {

@@ -213,6 +213,14 @@ impl Map {
             .unwrap_or_else(|| format!("?{},{}", h.q, h.r))
     }
 
+    /// A distance no two hexes of the map are further apart than (the grid's columns plus
+    /// rows): a radius beyond it reaches no more hexes.
+    #[must_use]
+    pub fn span(&self) -> u32 {
+        let (c0, c1, r0, r1) = self.bounds;
+        ((c1 - c0) + (r1 - r0)).max(0) as u32 + 1
+    }
+
     /// How many cells the dense grid behind [`Map::index`] has.
     #[must_use]
     pub fn grid_len(&self) -> usize {

@@ -94,8 +94,16 @@ impl ModuleResolver for RulesetResolver {
         if p.is_absolute() || p.components().any(|c| !matches!(c, Component::Normal(_))) {
             return Err(format!("import `{path}`: scripts may import only from inside rulesets/ (no absolute paths, no `..`)").into());
         }
-        // Imports name paths from the rulesets folder, whichever script imports.
+        // Imports name paths from the rulesets folder, whichever script imports; a link inside
+        // it may not lead out of it.
         let _ = source;
+        let root = self.inner.base_path().unwrap_or(Path::new("."));
+        let file = root.join(format!("{path}.rhai"));
+        if let (Ok(root), Ok(target)) = (root.canonicalize(), file.canonicalize()) {
+            if !target.starts_with(&root) {
+                return Err(format!("import `{path}`: {} leads outside rulesets/ (scripts may import only from inside it)", file.display()).into());
+            }
+        }
         self.inner.resolve(engine, None, path, pos)
     }
 }

@@ -111,11 +111,10 @@ pub fn package() -> Module {
         |g: &mut GameHandle, hex: &str, r: INT| -> Rr<Array> {
             let w = g.0.borrow();
             let h = w.hex(hex)?;
-            Ok(w.ids(
-                h.within(r.max(0) as u32)
-                    .into_iter()
-                    .filter(|x| w.map().contains(*x)),
-            ))
+            // A radius beyond the map's span reaches no more hexes (and would allocate a
+            // ring for every step of it).
+            let r = (r.max(0) as u64).min(u64::from(w.map().span())) as u32;
+            Ok(w.ids(h.within(r).into_iter().filter(|x| w.map().contains(*x))))
         },
     );
     reg!(

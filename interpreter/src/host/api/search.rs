@@ -241,8 +241,9 @@ fn hexes_within_any(g: &mut GameHandle, hexes: Dynamic, r: INT) -> Rr<Array> {
     // the order found: the hexes next to the enemy, a zone around the guns ...
     let w = g.0.borrow();
     let mut seen = FxIndexSet::default();
+    let r = (r.max(0) as u64).min(u64::from(w.map().span())) as u32; // as `hexes_within`
     for h in hex_list(&w, &hexes, "`hexes`")? {
-        for x in h.within(r.max(0) as u32) {
+        for x in h.within(r) {
             if w.map().contains(x) {
                 seen.insert(x);
             }
