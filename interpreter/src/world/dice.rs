@@ -252,13 +252,15 @@ impl Dice {
         self.roll_group(&group)
     }
 
-    /// Draws an index below `n` from the game's stream for `what` (shuffles and cup draws); with
-    /// only forced values allowed, a draw among two or more is an error.
-    pub fn draw_index(&mut self, n: usize, what: &str) -> Result<usize, DiceError> {
+    /// Draws an index below `n` from the game's stream (shuffles and cup draws); with only forced
+    /// values allowed, a draw among two or more is an error saying `what` needed it.
+    pub fn draw_index(
+        &mut self,
+        n: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<usize, DiceError> {
         if self.only_forced && n > 1 {
-            return Err(DiceError::NoForcedDraw {
-                what: what.to_string(),
-            });
+            return Err(DiceError::NoForcedDraw { what: what() });
         }
         Ok(self.stream.below(n as u32) as usize)
     }

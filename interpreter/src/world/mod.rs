@@ -118,7 +118,7 @@ pub struct HexIds {
     /// (address, length) of each id's text -> its hex.
     by_text: HashMap<(usize, usize), Hex>,
     /// Each id -> its hex, for ids a script made anew (map keys, say): found without parsing.
-    by_id: HashMap<String, Hex>,
+    by_id: HashMap<rhai::ImmutableString, Hex>,
 }
 
 impl HexIds {
@@ -308,7 +308,7 @@ impl World {
                 if let Some(i) = self.map.index(x) {
                     ids[i] = self.map.id(x).into();
                     by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
-                    by_id.insert(ids[i].to_string(), x);
+                    by_id.insert(ids[i].clone(), x);
                 }
             }
             Rc::new(HexIds {

@@ -370,9 +370,11 @@ pub fn package() -> Module {
             let mut w = g.0.borrow_mut();
             let mut deck = w.state_mut().decks.shift_remove(name).unwrap_or_default();
             // Fisher–Yates on the game's own stream.
-            let what = format!("shuffle of deck `{name}`");
             for i in (1..deck.len()).rev() {
-                let j = w.dice_mut().draw_index(i + 1, &what).map_err(|e| e.to_string())?;
+                let j = w
+                    .dice_mut()
+                    .draw_index(i + 1, || format!("shuffle of deck `{name}`"))
+                    .map_err(|e| e.to_string())?;
                 deck.swap(i, j);
             }
             w.state_mut().decks.insert(name.to_string(), deck);
@@ -554,10 +556,9 @@ fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
             .ok_or_else(|| format!("forced draw `{want}` is not in deck `{name}`"))?,
         None => w
             .dice_mut()
-            .draw_index(
-                n,
-                &format!("draw from deck `{name}` with no forced draw left"),
-            )
+            .draw_index(n, || {
+                format!("draw from deck `{name}` with no forced draw left")
+            })
             .map_err(|e| e.to_string())?,
     };
     let item = w
