@@ -3,6 +3,7 @@
 //! `exec`.
 
 mod commands;
+mod diagnostics;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -19,6 +20,10 @@ static ALLOCATOR: muster_interpreter::alloc::Mimalloc = muster_interpreter::allo
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// How errors are shown: `human` (the source line with a caret and a help line) or
+    /// `short` (one `file:line:col: message` line each, for editors and CI).
+    #[arg(long, global = true, value_enum, default_value_t)]
+    message_format: diagnostics::MessageFormat,
 }
 
 #[derive(Subcommand)]
@@ -39,9 +44,28 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Scripts may nest calls deeper than the main thread's stack allows: run on a thread with
+    // the stack the engine asks for.
+    let worker = std::thread::Builder::new()
+        .name("muster".into())
+        .stack_size(muster_interpreter::host::engine::SCRIPT_THREAD_STACK)
+        .spawn(move || run(cli));
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(e) => {
+            eprintln!("error: cannot start the command's thread: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs the command line's subcommand and reports its error, if any.
+fn run(cli: Cli) -> ExitCode {
+    let format = cli.message_format;
     let result = match cli.command {
         Command::Play(a) => commands::play::exec(&a),
-        Command::Check(a) => commands::check::exec(&a),
+        Command::Check(a) => commands::check::exec(&a, format),
         Command::Verify(a) => commands::verify::exec(&a),
         Command::Simulate(a) => commands::simulate::exec(&a),
         Command::Los(a) => commands::los::exec(&a),
@@ -49,7 +73,25 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(e) => {
+        Err(e) => report(&e, format),
+    }
+}
+
+/// Prints a failed command's error and gives its exit status: 2 when the command was used
+/// wrongly, 1 for a rules or data error.
+fn report(e: &anyhow::Error, format: diagnostics::MessageFormat) -> ExitCode {
+    use muster_interpreter::error::Error;
+    match e.downcast_ref::<Error>() {
+        Some(engine) => {
+            let colour = diagnostics::colour_on_stderr();
+            eprintln!("{}", diagnostics::render(engine, format, colour));
+            ExitCode::from(if matches!(engine, Error::Usage(_)) {
+                2
+            } else {
+                1
+            })
+        }
+        None => {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }

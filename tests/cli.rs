@@ -90,17 +90,42 @@ fn bad_usage_exits_2() {
             .code(),
         Some(2)
     );
-    let out = muster()
-        .args([
-            "play",
-            "tests/demo/scenarios/demo/skirmish.ron",
-            "--agent",
-            "green=bot",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("side `green`"));
+    // Arguments the command cannot use are usage errors too, found before the game starts.
+    let skirmish = "tests/demo/scenarios/demo/skirmish.ron";
+    let lv = "scenarios/last_victory/chickamauga.ron";
+    let cases: [(&[&str], &str); 7] = [
+        (&["play", skirmish, "--agent", "green=bot"], "side `green`"),
+        (
+            &["play", skirmish, "--agent", "red=genius"],
+            "unknown agent `genius`",
+        ),
+        (
+            &["play", skirmish, "--agent", "red"],
+            "--agent takes SIDE=AGENT",
+        ),
+        (
+            &["play", skirmish, "--option", "night"],
+            "--option takes NAME=VALUE",
+        ),
+        (
+            &["play", lv, "--option", "nonsuch=true"],
+            "the ruleset has no option `nonsuch`",
+        ),
+        (
+            &["play", lv, "--option", "attack_effectiveness=maybe"],
+            "option `attack_effectiveness` takes true or false, not `maybe`",
+        ),
+        (
+            &["simulate", skirmish, "--games", "2", "--shard", "3/2"],
+            "--shard takes K/N",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = muster().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
 }
 
 #[test]
@@ -117,14 +142,16 @@ fn check_passes_on_good_content() {
 
 #[test]
 fn check_reports_each_problem_at_its_place() {
-    let (out, code) = stdout(&["check", "tests/fixtures/bad"]);
+    let (out, code) = stdout(&["check", "--message-format", "short", "tests/fixtures/bad"]);
     assert_eq!(code, 1);
     assert!(
         out.contains("tests/fixtures/bad/bad_cell.ron:7:23: cannot read result `D?r`"),
         "{out}"
     );
     assert!(
-        out.contains("tests/fixtures/bad/misspelt_key.ron:4:11: Unexpected field named `colums`"),
+        out.contains(
+            "tests/fixtures/bad/misspelt_key.ron:4:5: unknown key `colums` (did you mean `columns`?)"
+        ),
         "{out}"
     );
     assert!(
@@ -138,6 +165,26 @@ fn check_reports_each_problem_at_its_place() {
         "{out}"
     );
     assert!(out.contains("4 problems found"), "{out}");
+}
+
+#[test]
+fn check_shows_the_source_line_with_a_caret_and_help() {
+    let (out, code) = stdout(&["check", "tests/fixtures/bad/misspelt_key.ron"]);
+    assert_eq!(code, 1);
+    let expected = [
+        "error: unknown key `colums`",
+        "╭─[tests/fixtures/bad/misspelt_key.ron:4:5]",
+        " 4 │     colums: [\"1-1\"],",
+        "·     ──────",
+        "help: did you mean `columns`?",
+    ];
+    for line in expected {
+        assert!(out.contains(line), "`{line}` missing in\n{out}");
+    }
+    assert!(
+        !out.contains("UnitSpec") && !out.contains("Table`"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -19,8 +19,13 @@ fn muster(args: &[&str]) -> (String, String, i32) {
 
 /// The report without its timing, which is the only part that may differ.
 fn report(args: &[&str]) -> Value {
+    report_exiting(args, 0)
+}
+
+/// The report of a run that exits with `expected` (1 when any game failed).
+fn report_exiting(args: &[&str], expected: i32) -> Value {
     let (out, err, code) = muster(args);
-    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(code, expected, "{out}{err}");
     let mut v: Value = serde_json::from_str(out.trim()).unwrap();
     v.as_object_mut().unwrap().remove("timing");
     v
@@ -86,9 +91,13 @@ fn merged_shards_equal_the_whole_run() {
 #[test]
 fn failing_games_are_reported_and_reproduced() {
     let scenario = "tests/fixtures/scenarios/flaky.ron";
-    let r = report(&[
-        "simulate", scenario, "--games", "30", "--seed", "2", "--json",
-    ]);
+    // Any failed game fails the run.
+    let r = report_exiting(
+        &[
+            "simulate", scenario, "--games", "30", "--seed", "2", "--json",
+        ],
+        1,
+    );
     let failures = r["failures"].as_array().unwrap();
     assert!(!failures.is_empty() && failures.len() < 30, "{r}");
     assert_eq!(
@@ -136,8 +145,18 @@ fn bad_usage() {
     assert_eq!(muster(&["simulate", SKIRMISH]).2, 2, "--games is required");
     assert_eq!(
         muster(&["simulate", SKIRMISH, "--games", "2", "--shard", "4/3"]).2,
-        1
+        2
     );
+    let (_, err, code) = muster(&[
+        "simulate",
+        SKIRMISH,
+        "--games",
+        "2",
+        "--option",
+        "nonsuch=1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the ruleset has no option `nonsuch`"), "{err}");
     // An agent for a side the ruleset lacks is one error up front, not a failure per game.
     let (out, err, code) = muster(&[
         "simulate",
@@ -147,7 +166,7 @@ fn bad_usage() {
         "--agent",
         "union=random",
     ]);
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 2, "{out}");
     assert!(err.contains("--agent names side `union`"), "{err}");
     assert!(!out.contains("FAILED"), "{out}");
 }
@@ -162,7 +181,8 @@ fn a_replayed_log_in_a_batch_is_warned_about() {
     let (_, err, code) = muster(&[
         "simulate", SKIRMISH, "--games", "3", "--agent", &agent, "--json",
     ]);
-    assert_eq!(code, 0, "{err}");
+    // The games whose dice differ from the recording fail, and so does the run.
+    assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("warning: red replays one recorded game's answers in each of the 3 games"),
         "{err}"

@@ -43,16 +43,20 @@ impl fmt::Display for Location {
     }
 }
 
-/// An engine error.
+/// An engine error. The binary renders it (with the source line, for [`Error::At`]); the
+/// library only builds it.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A problem at a place in a data or script file.
-    #[error("{at}: {message}")]
+    /// A problem at a place in a data or script file. Shown on one line, `file:line:col:
+    /// message (help)`, the form editors and CI read.
+    #[error("{at}: {message}{}", help.as_ref().map(|h| format!(" ({h})")).unwrap_or_default())]
     At {
         /// Where.
         at: Location,
-        /// What is wrong, and where possible how to fix it.
+        /// What is wrong.
         message: String,
+        /// How it might be fixed: the key or id probably meant, the valid choices.
+        help: Option<String>,
     },
     /// A file could not be read.
     #[error("{}: {source}", path.display())]
@@ -65,6 +69,13 @@ pub enum Error {
     /// A rules error while a game runs (a script error, an illegal decision).
     #[error("{0}")]
     Rules(String),
+    /// A command-line argument the engine cannot use (an unknown side or option, a value of
+    /// the wrong type): the command was used wrongly, the content is fine.
+    #[error("{0}")]
+    Usage(String),
+    /// Several problems, each with its place (a check reports every one it finds).
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Many(Vec<Error>),
 }
 
 impl Error {
@@ -73,6 +84,46 @@ impl Error {
         Error::At {
             at,
             message: message.into(),
+            help: None,
+        }
+    }
+
+    /// Adds a help line (a suggestion, the valid choices) to an error at a file location;
+    /// other errors keep it in their message.
+    #[must_use]
+    pub fn with_help(self, help: Option<String>) -> Self {
+        match (self, help) {
+            (Error::At { at, message, .. }, Some(h)) => Error::At {
+                at,
+                message,
+                help: Some(h),
+            },
+            (Error::Rules(m), Some(h)) => Error::Rules(format!("{m} ({h})")),
+            (e, _) => e,
+        }
+    }
+
+    /// A usage error (see [`Error::Usage`]).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::Usage(message.into())
+    }
+
+    /// One error for a list of problems: `Ok` when there are none, the problem itself when
+    /// there is one.
+    pub fn from_problems(mut problems: Vec<Error>) -> Result<()> {
+        match problems.len() {
+            0 => Ok(()),
+            1 => Err(problems.remove(0)),
+            _ => Err(Error::Many(problems)),
+        }
+    }
+
+    /// The single problems this error holds, in order (itself, unless it is [`Error::Many`]).
+    #[must_use]
+    pub fn into_problems(self) -> Vec<Error> {
+        match self {
+            Error::Many(v) => v.into_iter().flat_map(Error::into_problems).collect(),
+            e => vec![e],
         }
     }
 

@@ -121,6 +121,11 @@ impl Game {
         map: Rc<Map>,
         opts: &GameOptions,
     ) -> Result<Game> {
+        // What `muster check` checks, so that a game stops before turn 1 with its messages.
+        ruleset
+            .ruleset()
+            .check_command_line_options(&opts.options)?;
+        Error::from_problems(ruleset.missing_procedures())?;
         let mut setup = scenario.file.setup();
         setup.options.extend(opts.options.clone());
         let mut game =
@@ -128,7 +133,50 @@ impl Game {
         game.handle.0.borrow_mut().state_mut().turn = scenario.file.first_turn;
         game.handle.0.borrow_mut().state_mut().last_turn = scenario.file.last_turn;
         game.scenario = scenario.path.clone();
+        game.validate_scenario(scenario)?;
         Ok(game)
+    }
+
+    /// Runs the ruleset's `validate(game)`, if it has one, on the scenario's set-up: it returns
+    /// the problems the rules would meet later (an arrival naming no unit, a hex off the map in
+    /// the scenario's data), each a message or `#{ message, value, help }`, where `value` is the
+    /// text in the scenario the problem is about (its place is reported) and `help` a hint.
+    fn validate_scenario(&self, scenario: &Scenario) -> Result<()> {
+        if !self.compiled.has_function("validate", 1) {
+            return Ok(());
+        }
+        let found = self.call("validate", vec![])?;
+        let Ok(list) = found.into_array() else {
+            return Err(Error::rules(
+                "`validate(game)` must return an array of problems (empty when there are none)",
+            ));
+        };
+        // The n-th problem about a value is placed at its n-th occurrence in the scenario.
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let problems = list
+            .iter()
+            .map(|p| {
+                let text = |key: &str| {
+                    p.read_lock::<rhai::Map>()
+                        .and_then(|m| m.get(key).filter(|v| !v.is_unit()).map(ToString::to_string))
+                };
+                let message = text("message").unwrap_or_else(|| p.to_string());
+                let at = match text("value") {
+                    Some(v) => {
+                        let n = seen.entry(v.clone()).or_default();
+                        *n += 1;
+                        let mut cursor = crate::source::Cursor::new(&scenario.text, &scenario.path);
+                        (1..*n).for_each(|_| {
+                            cursor.find_str(&v);
+                        });
+                        cursor.find_str(&v)
+                    }
+                    None => crate::error::Location::file(&scenario.path),
+                };
+                Error::at(at, message).with_help(text("help"))
+            })
+            .collect();
+        Error::from_problems(problems)
     }
 
     /// Starts a game from a set-up (scenarios and example files).
@@ -141,10 +189,10 @@ impl Game {
         path: &Path,
     ) -> Result<Game> {
         let ruleset = compiled.ruleset();
-        let state = build_state(setup, &ruleset.sides, &map, text, path)?;
+        let state = build_state(setup, ruleset, &map, text, path)?;
         for side in opts.agents.keys() {
             if !ruleset.sides.contains(side) {
-                return Err(Error::rules(format!(
+                return Err(Error::usage(format!(
                     "--agent names side `{side}`; the ruleset's sides are {}",
                     ruleset.sides.join(", ")
                 )));

@@ -54,6 +54,15 @@ pub struct RulesetFile {
     /// a unit query names with `named` and adds its other keys to.
     #[serde(default)]
     pub filters: IndexMap<String, IndexMap<String, Value>>,
+    /// The options a scenario's `options` or `--option NAME=VALUE` may set, each with its
+    /// default (`{"night_zoc": false}`): any other name is an error, and so is a value of
+    /// another type than the default's. A title adds to its base's options.
+    #[serde(default)]
+    pub options: IndexMap<String, Value>,
+    /// The unit kinds a scenario's units may have; when given, any other kind is an error. A
+    /// title adds to its base's kinds.
+    #[serde(default)]
+    pub kinds: Vec<String>,
     /// Limits on scripts.
     #[serde(default)]
     pub limits: Limits,
@@ -116,6 +125,10 @@ pub struct Ruleset {
     pub filters: IndexMap<String, IndexMap<String, Value>>,
     /// The scripts of the ruleset and its bases, in load order (bases first).
     pub scripts: Vec<PathBuf>,
+    /// Options and their defaults (see [`RulesetFile::options`]).
+    pub options: IndexMap<String, Value>,
+    /// Unit kinds, or empty when any kind goes (see [`RulesetFile::kinds`]).
+    pub kinds: Vec<String>,
     /// Limits on scripts.
     pub limits: Limits,
 }
@@ -159,6 +172,8 @@ struct Gathered {
     zoc: Option<ZocRules>,
     data: IndexMap<String, Value>,
     filters: IndexMap<String, IndexMap<String, Value>>,
+    options: IndexMap<String, Value>,
+    kinds: Vec<String>,
     limits: Limits,
 }
 
@@ -221,6 +236,12 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
     }
     into.data.extend(file.data);
     into.filters.extend(file.filters);
+    into.options.extend(file.options);
+    for k in file.kinds {
+        if !into.kinds.contains(&k) {
+            into.kinds.push(k);
+        }
+    }
     into.limits = file.limits;
     Ok(file.name)
 }
@@ -332,7 +353,76 @@ impl Ruleset {
             data: g.data,
             filters: g.filters,
             scripts: g.scripts,
+            options: g.options,
+            kinds: g.kinds,
             limits: g.limits,
         })
+    }
+
+    /// Checks options given on the command line (`--option NAME=VALUE`): every one that is not
+    /// declared, or has a value of the wrong type, is a usage error.
+    pub fn check_command_line_options(&self, options: &IndexMap<String, Value>) -> Result<()> {
+        let problems: Vec<String> = options
+            .iter()
+            .filter_map(|(name, value)| self.check_option(name, value).err())
+            .map(|(message, help)| format!("--option: {message} ({help})"))
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::usage(problems.join("\n")))
+        }
+    }
+
+    /// Whether `value` may be given for option `name`: the option is declared and the value
+    /// has its default's type (a whole number is a fine fractional one). The error says what
+    /// is wrong; its help line, what would do.
+    pub fn check_option(
+        &self,
+        name: &str,
+        value: &Value,
+    ) -> std::result::Result<(), (String, String)> {
+        let Some(default) = self.options.get(name) else {
+            let help = if self.options.is_empty() {
+                "this ruleset has no options".to_string()
+            } else {
+                crate::source::help_choosing(name, self.options.keys().map(String::as_str))
+            };
+            return Err((format!("the ruleset has no option `{name}`"), help));
+        };
+        let same = std::mem::discriminant(default) == std::mem::discriminant(value)
+            || matches!((default, value), (Value::Float(_), Value::Int(_)));
+        if same {
+            return Ok(());
+        }
+        Err((
+            format!(
+                "option `{name}` takes {}, not `{}`",
+                value_kind(default),
+                value_text(value)
+            ),
+            format!("its default is `{}`", value_text(default)),
+        ))
+    }
+}
+
+/// What kind of value a value is, in words.
+fn value_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Unit(()) => "nothing",
+        Value::Bool(_) => "true or false",
+        Value::Int(_) => "a whole number",
+        Value::Float(_) => "a number",
+        Value::Str(_) => "text",
+        Value::List(_) => "a list",
+        Value::Map(_) => "a map",
+    }
+}
+
+/// A value as RON text.
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.clone(),
+        other => ron::to_string(other).unwrap_or_default(),
     }
 }

@@ -3,7 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::geom::map::{Map, MapFile};
-use crate::source::{load_ron, relative_to, Cursor};
+use crate::ruleset::Ruleset;
+use crate::source::{help_choosing, load_ron, relative_to, Cursor};
 use crate::value::Value;
 use crate::world::state::{State, Unit};
 use indexmap::IndexMap;
@@ -157,11 +158,42 @@ impl Scenario {
     /// Loads a scenario file.
     pub fn load(path: &Path) -> Result<Scenario> {
         let (file, text) = load_ron(path)?;
-        Ok(Scenario {
+        let scenario = Scenario {
             file,
             path: path.to_path_buf(),
             text,
-        })
+        };
+        scenario.check_ruleset_dir()?;
+        Ok(scenario)
+    }
+
+    /// The ruleset the scenario names must be a folder with a `ruleset.ron`; the error names
+    /// the folder as written, with the ruleset folders beside it as the help.
+    fn check_ruleset_dir(&self) -> Result<()> {
+        let dir = self.ruleset_dir();
+        if dir.join("ruleset.ron").is_file() {
+            return Ok(());
+        }
+        let written = &self.file.ruleset;
+        let siblings: Vec<String> = dir
+            .parent()
+            .and_then(|p| std::fs::read_dir(p).ok())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join("ruleset.ron").is_file())
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        let name = dir.file_name().map(|n| n.to_string_lossy().to_string());
+        let help = name.map(|n| help_choosing(&n, siblings.iter().map(String::as_str)));
+        Err(Error::at(
+            Cursor::new(&self.text, &self.path).find_str(written),
+            format!(
+                "ruleset `{written}` not found: there is no {}",
+                dir.join("ruleset.ron").display()
+            ),
+        )
+        .with_help(help))
     }
 
     /// The ruleset folder.
@@ -184,43 +216,73 @@ impl Scenario {
     }
 }
 
-/// Builds the starting state from a set-up, checking every unit's side and
-/// hex. `text`/`path` are the source the set-up came from, to place errors.
+/// Builds the starting state from a set-up, checking every unit's id, side, kind and hex, the
+/// hex markers' hexes, the sides' names and the options against the ruleset; every problem is
+/// reported (as [`Error::Many`] when there are several). `text`/`path` are the source the
+/// set-up came from, to place errors.
 pub fn build_state(
     setup: &Setup,
-    sides: &[String],
+    ruleset: &Ruleset,
     map: &Map,
     text: &str,
     path: &Path,
 ) -> Result<State> {
+    let sides = &ruleset.sides;
+    let mut problems = Vec::new();
     let mut st = State::default();
     let mut cur = Cursor::new(text, path);
+    let side_help = |side: &str| help_choosing(side, sides.iter().map(String::as_str));
     for side in sides {
         st.sides.insert(side.clone(), IndexMap::new());
     }
     for u in &setup.units {
         let at = cur.find_str(&u.id);
         if st.units.contains_key(&u.id) {
-            return Err(Error::at(at, format!("unit id `{}` is used twice", u.id)));
+            problems.push(Error::at(
+                at.clone(),
+                format!("unit id `{}` is used twice", u.id),
+            ));
         }
         if !sides.contains(&u.side) {
-            return Err(Error::at(
-                at,
-                format!(
-                    "unit `{}`: side `{}` is not one of the ruleset's sides ({})",
-                    u.id,
-                    u.side,
-                    sides.join(", ")
-                ),
-            ));
+            let side_at = Cursor::new(text, path).located_after(&at, &u.side);
+            problems.push(
+                Error::at(
+                    side_at,
+                    format!(
+                        "unit `{}`: side `{}` is not one of the ruleset's sides",
+                        u.id, u.side
+                    ),
+                )
+                .with_help(Some(side_help(&u.side))),
+            );
+        }
+        // A unit may leave its kind out (an example's plain counters).
+        if !u.kind.is_empty() && !ruleset.kinds.is_empty() && !ruleset.kinds.contains(&u.kind) {
+            let kind_at = Cursor::new(text, path).located_after(&at, &u.kind);
+            problems.push(
+                Error::at(
+                    kind_at,
+                    format!(
+                        "unit `{}`: kind `{}` is not one of the ruleset's kinds",
+                        u.id, u.kind
+                    ),
+                )
+                .with_help(Some(help_choosing(
+                    &u.kind,
+                    ruleset.kinds.iter().map(String::as_str),
+                ))),
+            );
         }
         let location = match &u.at {
             Some(id) => {
                 let at = cur.find_str(id);
-                Some(
-                    map.parse(id)
-                        .map_err(|e| Error::at(at, format!("unit `{}`: {e}", u.id)))?,
-                )
+                match map.parse(id) {
+                    Ok(h) => Some(h),
+                    Err(e) => {
+                        problems.push(Error::at(at, format!("unit `{}`: {e}", u.id)));
+                        None
+                    }
+                }
             }
             None => None,
         };
@@ -247,27 +309,42 @@ pub fn build_state(
     }
     for (id, markers) in &setup.hex_markers {
         let at = cur.find_str(id);
-        let h = map.parse(id).map_err(|e| Error::at(at, e.to_string()))?;
-        st.hex_markers
-            .entry(h)
-            .or_default()
-            .extend(markers.iter().cloned());
+        match map.parse(id) {
+            Ok(h) => st
+                .hex_markers
+                .entry(h)
+                .or_default()
+                .extend(markers.iter().cloned()),
+            Err(e) => problems.push(Error::at(at, e.to_string())),
+        }
     }
     for (side, data) in &setup.sides {
         if !sides.contains(side) {
-            return Err(Error::at(
-                cur.find_str(side),
-                format!(
-                    "`{side}` is not one of the ruleset's sides ({})",
-                    sides.join(", ")
-                ),
-            ));
+            problems.push(
+                Error::at(
+                    cur.find_str(side),
+                    format!("`{side}` is not one of the ruleset's sides"),
+                )
+                .with_help(Some(side_help(side))),
+            );
         }
         st.sides
             .entry(side.clone())
             .or_default()
             .extend(data.clone());
     }
+    let mut options = ruleset.options.clone();
+    for (name, value) in &setup.options {
+        match ruleset.check_option(name, value) {
+            Ok(()) => {
+                options.insert(name.clone(), value.clone());
+            }
+            Err((message, help)) => {
+                problems.push(Error::at(cur.find_str(name), message).with_help(Some(help)));
+            }
+        }
+    }
+    Error::from_problems(problems)?;
     st.tracks = setup.tracks.iter().map(|(k, v)| (k.clone(), *v)).collect();
     st.decks = setup.decks.clone();
     st.globals = setup
@@ -276,6 +353,6 @@ pub fn build_state(
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     st.globals
-        .insert("options".to_string(), Value::Map(setup.options.clone()));
+        .insert("options".to_string(), Value::Map(options));
     Ok(st)
 }

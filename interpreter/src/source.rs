@@ -69,22 +69,102 @@ impl<'a> Cursor<'a> {
         Location::new(self.file, line, offset - line_start + 1)
     }
 
+    /// The location of the first `"needle"` at or after `from` (a place this cursor gave), or
+    /// `from` itself when there is none: a unit's side or kind, found after its id.
+    pub fn located_after(&mut self, from: &Location, needle: &str) -> Location {
+        let offset = self
+            .text
+            .split_inclusive('\n')
+            .take(from.line.saturating_sub(1))
+            .map(str::len)
+            .sum::<usize>()
+            + from.col.saturating_sub(1);
+        self.pos = offset.min(self.text.len());
+        self.find_str(needle)
+    }
+
     /// The location of the cursor.
     pub fn here(&self) -> Location {
         self.location_of(self.pos)
     }
 }
 
-/// Parses RON text into `T`, turning a syntax or shape error into an error at
-/// its line and column.
+/// Parses RON text into `T`, turning a syntax or shape error into an error at its line and
+/// column, with a help line where one helps (the key probably meant, the keys allowed).
 pub fn parse_ron<T: DeserializeOwned>(text: &str, file: &Path) -> Result<T, Error> {
+    if text_is_blank(text) {
+        return Err(Error::at(
+            Location::file(file),
+            "the file is empty (or holds only comments)",
+        ));
+    }
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(text)
         .map_err(|e| {
-            let at = Location::new(file, e.position.line, e.position.col);
-            Error::at(at, friendly_ron_message(&e.code.to_string()))
+            let mut col = e.position.col;
+            if let ron::Error::NoSuchStructField { found, .. } = &e.code {
+                // ron points past the key; the key itself is what is wrong.
+                col = key_column(text, e.position.line, col, found).unwrap_or(col);
+            }
+            let at = Location::new(file, e.position.line, col);
+            let (message, help) = ron_message(&e.code);
+            Error::at(at, message).with_help(help)
         })
+}
+
+/// The 1-based column of the last `key` on `line` before column `before`.
+fn key_column(text: &str, line: usize, before: usize, key: &str) -> Option<usize> {
+    let line_text = text.lines().nth(line.checked_sub(1)?)?;
+    let head: String = line_text.chars().take(before).collect();
+    let byte = head.rfind(key)?;
+    Some(head[..byte].chars().count() + 1)
+}
+
+/// Whether a RON text holds nothing but white space and comments.
+fn text_is_blank(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, b)| b);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, b)| b);
+        } else {
+            return rest.is_empty();
+        }
+    }
+}
+
+/// ron's messages name the engine's Rust types (`in UnitSpec`); say it in the file's words,
+/// with the keys a modder can use.
+fn ron_message(code: &ron::Error) -> (String, Option<String>) {
+    use ron::Error as E;
+    match code {
+        E::NoSuchStructField {
+            expected, found, ..
+        } => (
+            format!("unknown key `{found}`"),
+            Some(help_choosing(found, expected.iter().copied())),
+        ),
+        E::NoSuchEnumVariant {
+            expected, found, ..
+        } => (
+            format!("unknown value `{found}`"),
+            Some(help_choosing(found, expected.iter().copied())),
+        ),
+        E::MissingStructField { field, .. } => (
+            format!("the key `{field}` is missing"),
+            Some(format!("add `{field}: ...` (see docs/formats.md)")),
+        ),
+        E::DuplicateStructField { field, .. } => {
+            (format!("the key `{field}` is given twice"), None)
+        }
+        E::ExpectedDifferentStructName { expected, found } => {
+            (format!("expected `{expected}(`, found `{found}(`"), None)
+        }
+        other => (other.to_string(), None),
+    }
 }
 
 /// Reads and parses a RON file.
@@ -94,28 +174,52 @@ pub fn load_ron<T: DeserializeOwned>(file: &Path) -> Result<(T, String), Error> 
     Ok((value, text))
 }
 
-/// ron's messages are precise but terse; add the hint a modder needs most.
-fn friendly_ron_message(msg: &str) -> String {
-    if msg.contains("Unexpected field") || msg.contains("unknown field") {
-        format!(
-            "{msg} (misspelt key? every key must be one the format documents, see docs/formats.md)"
-        )
-    } else {
-        msg.to_string()
-    }
-}
-
-/// The closest of `candidates` to `word` by edit distance, for "did you mean" hints.
-pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
-    let best = candidates
+/// The closest of `candidates` to `word` by edit distance, if any is close.
+pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    candidates
         .into_iter()
         .map(|c| (edit_distance(word, c), c))
         .filter(|(d, c)| *d < c.len() && *d <= (c.len().max(word.len()) / 3).max(1))
-        .min();
-    match best {
-        Some((_, c)) => format!(" (did you mean `{c}`?)"),
-        None => String::new(),
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// The closest of `candidates` to `word`, as a help line: "did you mean `forest`?", or `None`
+/// when nothing is close.
+pub fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<String> {
+    closest(word, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// How many choices a help line lists before it says how many more there are.
+const SHOWN_CHOICES: usize = 24;
+
+/// A help line for a word that is not one of `candidates`: the closest of them, or else the
+/// choices (the first two dozen).
+pub fn help_choosing<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
+    let all: Vec<&str> = candidates.into_iter().collect();
+    if let Some(h) = did_you_mean(word, all.iter().copied()) {
+        return h;
     }
+    match all.len() {
+        0 => "there is nothing to choose from".to_string(),
+        n if n <= SHOWN_CHOICES => format!("the choices are {}", quoted_list(&all)),
+        n => format!(
+            "the choices include {} and {} more",
+            quoted_list(&all[..SHOWN_CHOICES]),
+            n - SHOWN_CHOICES
+        ),
+    }
+}
+
+fn quoted_list(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -213,10 +317,14 @@ mod tests {
     #[test]
     fn suggestions() {
         assert_eq!(
-            did_you_mean("forst", ["forest", "clear"]),
-            " (did you mean `forest`?)"
+            did_you_mean("forst", ["forest", "clear"]).as_deref(),
+            Some("did you mean `forest`?")
         );
-        assert_eq!(did_you_mean("zzzzzz", ["forest", "clear"]), "");
+        assert_eq!(did_you_mean("zzzzzz", ["forest", "clear"]), None);
+        assert_eq!(
+            help_choosing("zzzzzz", ["forest", "clear"]),
+            "the choices are `forest`, `clear`"
+        );
     }
 
     #[test]

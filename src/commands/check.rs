@@ -1,5 +1,6 @@
 //! `muster check`: validate content files and report `file:line:col: message`.
 
+use crate::diagnostics::{colour_on_stdout, render, MessageFormat};
 use muster_interpreter::tools::check::check_path;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +14,7 @@ pub struct Args {
 }
 
 /// Runs `muster check`.
-pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
+pub fn exec(a: &Args, format: MessageFormat) -> anyhow::Result<ExitCode> {
     let mut problems = 0;
     for p in &a.paths {
         if !p.exists() {
@@ -22,7 +23,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             continue;
         }
         for e in check_path(p) {
-            out!("{e}");
+            out!("{}", render(&e, format, colour_on_stdout()));
             problems += 1;
         }
     }

@@ -2,7 +2,7 @@
 //! wins, victory points, losses and game length; shards for splitting a run
 //! across machines, and `--merge` to combine them.
 
-use super::{parse_options, read_agents};
+use super::{parse_options, read_agents, usage};
 use indicatif::{ProgressBar, ProgressStyle};
 use muster_interpreter::tools::simulate::{self, Report, Shard, ShardFile, Spec};
 use std::io::IsTerminal;
@@ -51,7 +51,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         return merge(a);
     }
     let (Some(scenario), Some(games)) = (a.scenario.clone(), a.games) else {
-        anyhow::bail!("simulate needs SCENARIO and --games N (or --merge FILE...)");
+        return Err(usage(
+            "simulate needs SCENARIO and --games N (or --merge FILE...)",
+        ));
     };
     let spec = Spec {
         scenario,
@@ -65,7 +67,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(Shard::parse)
         .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .map_err(usage)?;
     warn_about_replays(&spec);
     let jobs = a
         .jobs
@@ -90,7 +92,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     }
     let report = simulate::report(&spec, &sides, &records, seconds);
     print_report(&report, a.json, jobs);
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_status(&report))
 }
 
 /// A recorded log answers the decisions of the one game it was recorded in; replayed into a
@@ -129,7 +131,16 @@ fn merge(a: &Args) -> anyhow::Result<ExitCode> {
     let (spec, sides, records) = simulate::merge(&files)?;
     let report = simulate::report(&spec, &sides, &records, 0.0);
     print_report(&report, a.json, 0);
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_status(&report))
+}
+
+/// A run in which any game failed is a failed run (exit status 1), however many finished.
+fn exit_status(r: &Report) -> ExitCode {
+    if r.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// A bar on standard error with games done, games per second and time left;

@@ -8,7 +8,7 @@
 use crate::error::{Error, Location, Result};
 use crate::geom::hex::{Hex, Hexside};
 use crate::geom::numbering::{FastLayout, IdError, Numbering, Orientation};
-use crate::source::{did_you_mean, load_ron, parse_ron, Cursor};
+use crate::source::{help_choosing, load_ron, parse_ron, Cursor};
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
@@ -590,8 +590,9 @@ impl<'a> MapBuilder<'a> {
                 let tags = self.file.terrain_codes.get(*code).ok_or_else(|| {
                     let col_at = Location::new(&at.file, at.line, at.col + column_offset(row, ci));
                     let hint =
-                        did_you_mean(code, self.file.terrain_codes.keys().map(String::as_str));
-                    Error::at(col_at, format!("unknown terrain code `{code}`{hint}"))
+                        help_choosing(code, self.file.terrain_codes.keys().map(String::as_str));
+                    Error::at(col_at, format!("unknown terrain code `{code}`"))
+                        .with_help(Some(hint))
                 })?;
                 let bits = self.map.tag_mask(tags);
                 let h = self.map.numbering.offset_to_hex(col, rowno);
@@ -671,11 +672,12 @@ impl<'a> MapBuilder<'a> {
     fn feature(&mut self, name: &str) -> Result<u64> {
         let at = self.cursor.find_str(name);
         self.map.feature_bit(name).ok_or_else(|| {
-            let hint = did_you_mean(name, self.map.feature_names.iter().map(String::as_str));
+            let hint = help_choosing(name, self.map.feature_names.iter().map(String::as_str));
             Error::at(
                 at,
-                format!("hexside feature `{name}` is not declared in `features`{hint}"),
+                format!("hexside feature `{name}` is not declared in `features`"),
             )
+            .with_help(Some(hint))
         })
     }
 
@@ -857,7 +859,10 @@ mod tests {
         let err = Map::from_str(&bad, Path::new("small.ron"))
             .unwrap_err()
             .to_string();
-        assert_eq!(err, "small.ron:8:12: unknown terrain code `x`");
+        assert_eq!(
+            err,
+            "small.ron:8:12: unknown terrain code `x` (the choices are `.`, `f`, `fr`)"
+        );
     }
 
     #[test]

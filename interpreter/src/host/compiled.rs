@@ -145,6 +145,29 @@ impl CompiledRuleset {
         self.functions.contains(&(name.to_string(), arity))
     }
 
+    /// The procedures every game of this ruleset calls that its scripts do not define
+    /// (`game_turn(game)` and `victory(game)`), each as an error at `ruleset.ron`. (A bot's
+    /// `bot_choose` is called only when a bot has a choice to make, which some rulesets never
+    /// give it.)
+    #[must_use]
+    pub fn missing_procedures(&self) -> Vec<Error> {
+        let manifest = self.ruleset().dir.join("ruleset.ron");
+        ["game_turn", "victory"]
+            .iter()
+            .filter(|name| !self.has_function(name, 1))
+            .map(|name| {
+                Error::at(
+                    Location::file(&manifest),
+                    format!("the scripts define no `fn {name}(game)`, which every ruleset needs"),
+                )
+                .with_help(
+                    crate::source::closest(name, self.function_names())
+                        .map(|f| format!("the scripts define `{f}`: is it misspelt?")),
+                )
+            })
+            .collect()
+    }
+
     /// The parameter names of every script function called `name`, one list per overload,
     /// fewest parameters first (empty when there is no such function).
     #[must_use]

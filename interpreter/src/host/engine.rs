@@ -8,6 +8,13 @@ use rhai::module_resolvers::FileModuleResolver;
 use rhai::{Engine, EvalAltResult, Module, ModuleResolver, Position, Shared};
 use std::path::{Component, Path, PathBuf};
 
+/// The stack a thread that runs scripts is given: enough for the deepest nesting the limits
+/// allow (`limits.call_depth` up to its cap, each call with expressions nested to the engine's
+/// expression depth, and calls into the core and back between them), where a platform's
+/// default of a few MiB is not. It is address space, not memory: only the pages a game touches
+/// are used.
+pub const SCRIPT_THREAD_STACK: usize = 256 << 20;
+
 /// Turns a script error into an engine error naming the script file, line and
 /// column where it happened, and the chain of calls that led there.
 /// `called` is the function the engine called; `source_of` names the file
@@ -56,7 +63,7 @@ pub fn script_error(
         );
     }
     if !calls.is_empty() {
-        message = format!("{message} (in {})", calls.join(" <- "));
+        message = format!("{message} (in {})", call_chain(&calls));
     }
     if source.is_empty() && pos.is_none() {
         return Error::rules(format!("script error: {message}"));
@@ -70,10 +77,72 @@ pub fn script_error(
     } else {
         PathBuf::from(source)
     };
-    Error::at(
-        Location::new(file, pos.line().unwrap_or(0), pos.position().unwrap_or(0)),
-        message,
+    // Rhai passes a limit error up without the line that was running: point at the function
+    // the chain names, and say how to find the line.
+    let (line, col) = match (pos.line(), calls.last()) {
+        (Some(l), _) => (l, pos.position().unwrap_or(0)),
+        (None, Some(f)) => definition_line(&file, f).map_or((0, 0), |l| (l, 1)),
+        (None, None) => (0, 0),
+    };
+    let help = matches!(
+        e,
+        EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorStackOverflow(_)
     )
+    .then(|| {
+        "the line that was running is not known; `muster play --profile` shows the functions that ran the most operations".to_string()
+    });
+    Error::at(Location::new(file, line, col), message).with_help(help)
+}
+
+/// The line of `fn name(` in a script file, if it can be read.
+fn definition_line(file: &Path, name: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let head = format!("fn {name}(");
+    text.lines()
+        .position(|l| l.trim_start().starts_with(&head))
+        .map(|i| i + 1)
+}
+
+/// A chain of calls, innermost first, as a person reads it: `fight <- combat_phase <-
+/// game_turn`; anonymous functions by that name, and a run of repeated calls (recursion) once
+/// with its count.
+fn call_chain(calls: &[String]) -> String {
+    let names: Vec<&str> = calls
+        .iter()
+        .map(|c| {
+            if c.starts_with("anon$") {
+                "an anonymous function"
+            } else {
+                c.as_str()
+            }
+        })
+        .collect();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < names.len() {
+        let repeated = (1..=6).find_map(|period| {
+            let block = names.get(i..i + period)?;
+            let times = names[i..]
+                .chunks(period)
+                .take_while(|c| *c == block)
+                .count();
+            (times >= 3).then_some((period, times))
+        });
+        match repeated {
+            Some((period, times)) => {
+                parts.push(format!(
+                    "({}) {times} times",
+                    names[i..i + period].join(" <- ")
+                ));
+                i += period * times;
+            }
+            None => {
+                parts.push(names[i].to_string());
+                i += 1;
+            }
+        }
+    }
+    parts.join(" <- ")
 }
 
 /// Resolves `import "blind_swords/fire"` inside the `rulesets/` folder only:
@@ -155,4 +224,36 @@ pub fn configured(limits: &Limits, rulesets_dir: &Path) -> Engine {
     // Scripts print through the log, not straight to the terminal.
     engine.on_print(|_| {});
     engine
+}
+
+#[cfg(test)]
+mod tests {
+    use super::call_chain;
+
+    #[test]
+    fn a_call_chain_names_recursion_once() {
+        let calls: Vec<String> = [
+            "map",
+            "deep",
+            "anon$1f",
+            "map",
+            "deep",
+            "anon$1f",
+            "map",
+            "deep",
+            "anon$1f",
+            "game_turn",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        assert_eq!(
+            call_chain(&calls),
+            "(map <- deep <- an anonymous function) 3 times <- game_turn"
+        );
+        assert_eq!(
+            call_chain(&calls[6..]),
+            "map <- deep <- an anonymous function <- game_turn"
+        );
+    }
 }

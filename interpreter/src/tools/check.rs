@@ -51,14 +51,29 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         Some("Table" | "Values") => Tables::default().load(path),
         Some("Example") => crate::tools::verify::Runner::default().run(path).map(|_| ()),
         Some("Ruleset") => return check_ruleset(path.parent().unwrap_or(Path::new("."))),
-        // Saved games and other RON files are not content to check.
-        Some("SaveFile") | None => Ok(()),
+        // Saved games are not content, but a file of no kind is an error: `play` could not read it.
+        Some("SaveFile") => Ok(()),
+        None if is_saved_game(&text, path) => Ok(()),
+        None => crate::source::parse_ron::<crate::value::Value>(&text, path).and_then(|_| {
+            Err(Error::at(
+                Location::file(path),
+                "cannot tell what this file holds: a muster file starts with the name of its kind",
+            )
+            .with_help(Some(
+                "start it with Ruleset(, Scenario(, Map(, Table(, Values( or Example( (see docs/formats.md)".into(),
+            )))
+        }),
         Some(other) => Err(Error::at(
             Location::file(path),
             format!("unknown file kind `{other}`: expected Ruleset, Scenario, Map, Table, Values or Example"),
         )),
     };
-    result.err().into_iter().collect()
+    result.err().map(Error::into_problems).unwrap_or_default()
+}
+
+/// Whether a file is a saved game (written as a bare `( ... )`).
+fn is_saved_game(text: &str, path: &Path) -> bool {
+    crate::source::parse_ron::<crate::game::SaveFile>(text, path).is_ok()
 }
 
 fn check_ruleset(dir: &Path) -> Vec<Error> {
@@ -72,23 +87,15 @@ fn check_ruleset(dir: &Path) -> Vec<Error> {
         .is_some_and(|f| f.library);
     match CompiledRuleset::load(dir) {
         Ok(_) if library => Vec::new(),
-        Ok(r) => ["game_turn", "victory"]
-            .iter()
-            .filter(|f| !r.has_function(f, 1))
-            .map(|f| {
-                Error::at(
-                    Location::file(dir.join("ruleset.ron")),
-                    format!("the scripts define no `fn {f}(game)`, which every ruleset needs"),
-                )
-            })
-            .collect(),
-        Err(e) => vec![e],
+        Ok(r) => r.missing_procedures(),
+        Err(e) => e.into_problems(),
     }
 }
 
 fn check_scenario(path: &Path) -> Result<(), Error> {
     let scenario = Scenario::load(path)?;
     let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir())?);
-    // Building the game places every unit and checks every side and hex.
+    // Starting the game checks what `play` checks before turn 1: every unit's side, kind and
+    // hex, the options, the procedures the ruleset needs, and the ruleset's `validate`.
     Game::start(&scenario, ruleset, &GameOptions::default()).map(|_| ())
 }

@@ -236,11 +236,16 @@ pub fn run(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Run> {
     // Load once here so that a broken scenario is one clear error, not one per game.
-    let sides = load(&spec.scenario)?.ruleset.ruleset().sides.clone();
+    let loaded = load(&spec.scenario)?;
+    let sides = loaded.ruleset.ruleset().sides.clone();
+    loaded
+        .ruleset
+        .ruleset()
+        .check_command_line_options(&spec.options)?;
     agents(spec)?;
     // An agent for a side the ruleset does not have is a mistake in the command, not a failed game.
     if let Some(bad) = spec.agents.keys().find(|s| !sides.contains(s)) {
-        return Err(Error::rules(format!(
+        return Err(Error::usage(format!(
             "--agent names side `{bad}`; the ruleset's sides are {}",
             sides.join(", ")
         )));
@@ -250,6 +255,7 @@ pub fn run(
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
+        .stack_size(crate::host::engine::SCRIPT_THREAD_STACK)
         .build()
         .map_err(|e| Error::rules(format!("cannot start {jobs} worker threads: {e}")))?;
     let done = AtomicUsize::new(0);

@@ -416,10 +416,11 @@ fn step_params(game: &Game, i: usize, step: &Step) -> Result<Vec<String>> {
     if overloads.is_empty() {
         let hint = crate::source::did_you_mean(&step.call, game.compiled().function_names());
         return Err(Error::rules(format!(
-            "step {}: the ruleset has no procedure `{}`{hint}",
+            "step {}: the ruleset has no procedure `{}`",
             i + 1,
             step.call
-        )));
+        ))
+        .with_help(hint));
     }
     let takes = |p: &[String]| format!("({})", p.join(", "));
     let Some(params) = overloads.iter().find(|p| p.len() == step.args.len() + 1) else {

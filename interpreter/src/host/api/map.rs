@@ -240,6 +240,16 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "has_area",
+        &["game", "name",],
+        &[
+            "Whether the map has an area `name` (as `area` reads it: `edge:north` and `edge` too), for a scenario's `validate`.",
+            "Returns `true` or `false`."
+        ],
+        |g: &mut GameHandle, name: &str| { g.0.borrow().map().area(name).is_some() },
+    );
+    reg!(
+        m,
         "place",
         &["game", "name",],
         &[

@@ -208,14 +208,19 @@ pub fn package() -> Module {
         "option_on",
         &["game", "name"],
         &[
-            "Whether the scenario option `name` is set to `true`: the usual test of an optional rule in one call.",
-            "Returns `true` or `false` (`false` when unset or set to anything else).",
+            "Whether the option `name` (declared in `ruleset.ron`'s `options`) is set to `true`: the usual test of an optional rule in one call.",
+            "Returns `true` or `false` (`false` when set to anything else); an option the ruleset does not declare is an error.",
         ],
-        |g: &mut GameHandle, key: &str| -> bool {
-        match g.0.borrow().state().globals.get("options") {
-            Some(Value::Map(m)) => matches!(m.get(key), Some(Value::Bool(true))),
-            _ => false,
+        |g: &mut GameHandle, key: &str| -> Rr<bool> {
+        let w = g.0.borrow();
+        if let Some(Value::Map(m)) = w.state().globals.get("options") {
+            if let Some(v) = m.get(key) {
+                return Ok(matches!(v, Value::Bool(true)));
+            }
         }
+        let declared = &w.ruleset().options;
+        let hint = crate::source::help_choosing(key, declared.keys().map(String::as_str));
+        fail(format!("the ruleset declares no option `{key}` ({hint}); declare it in ruleset.ron's `options`"))
     },
     );
     reg!(
