@@ -57,6 +57,12 @@ fn edit(root: &Path, file: &str, from: &str, to: &str) -> PathBuf {
     p
 }
 
+/// The 1-based number of the first line of a file that `is` picks.
+fn line_of(file: &Path, is: impl Fn(&str) -> bool) -> usize {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines().position(is).expect("a line that matches") + 1
+}
+
 /// `check` and `play` of a scenario both fail, before turn 1, saying `says` at `place`.
 fn check_and_play_agree(scenario: &Path, place: &str, says: &str) {
     let s = scenario.to_str().unwrap();
@@ -114,12 +120,7 @@ fn an_arrival_naming_a_missing_unit_is_found_before_turn_1() {
         "\"c_jordan\", \"c_parker\"",
         "\"c_jordna\", \"c_parker\"",
     );
-    let line = std::fs::read_to_string(&scenario)
-        .unwrap()
-        .lines()
-        .position(|l| l.contains("c_jordna"))
-        .unwrap()
-        + 1;
+    let line = line_of(&scenario, |l| l.contains("c_jordna"));
     check_and_play_agree(
         &scenario,
         &format!("{}:{line}:52", scenario.display()),
@@ -225,12 +226,7 @@ fn a_runaway_script_points_at_the_function_that_was_called() {
         "fn game_turn(game) {",
         "fn game_turn(game) {\n    while true { }",
     );
-    let line = std::fs::read_to_string(&script)
-        .unwrap()
-        .lines()
-        .position(|l| l.starts_with("fn game_turn(game)"))
-        .unwrap()
-        + 1;
+    let line = line_of(&script, |l| l.starts_with("fn game_turn(game)"));
     let scenario = root.join("scenarios/last_victory/chickamauga.ron");
     let (_, err, code) = run(&["play", scenario.to_str().unwrap(), "-q"]);
     assert_eq!(code, 1);

@@ -121,19 +121,9 @@ fn key_column(text: &str, line: usize, before: usize, key: &str) -> Option<usize
     Some(head[..byte].chars().count() + 1)
 }
 
-/// Whether a RON text holds nothing but white space and comments.
+/// Whether a RON text holds nothing but white space, comments and attributes.
 fn text_is_blank(text: &str) -> bool {
-    let mut rest = text;
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |(_, b)| b);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |(_, b)| b);
-        } else {
-            return rest.is_empty();
-        }
-    }
+    past_comments(text).is_empty()
 }
 
 /// ron's messages name the engine's Rust types (`in UnitSpec`); say it in the file's words,
@@ -264,9 +254,8 @@ pub fn normalize(path: &Path) -> PathBuf {
     }
 }
 
-/// The name of the first item in a RON text, skipping comments.
-#[must_use]
-pub fn top_level_name(text: &str) -> Option<String> {
+/// The text from its first item on: past white space, comments and `#![...]` attributes.
+fn past_comments(text: &str) -> &str {
     let mut rest = text;
     loop {
         rest = rest.trim_start();
@@ -277,9 +266,15 @@ pub fn top_level_name(text: &str) -> Option<String> {
         } else if let Some(r) = rest.strip_prefix("#![") {
             rest = r.split_once(']').map_or("", |(_, b)| b);
         } else {
-            break;
+            return rest;
         }
     }
+}
+
+/// The name of the first item in a RON text, skipping comments.
+#[must_use]
+pub fn top_level_name(text: &str) -> Option<String> {
+    let rest = past_comments(text);
     let name: String = rest
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
