@@ -72,7 +72,8 @@ pub enum Played {
     /// The game was played to its end: the victory check's result.
     Over(GameResult),
     /// A person stopped it at the terminal (`quit`, or the end of input); the game's save
-    /// ([`Game::progress`]) holds every answer so far.
+    /// ([`Game::progress`]) holds every answer so far. The scripts were stopped mid-call, so
+    /// this game cannot go on: its save resumes it.
     Stopped(Stop),
 }
 
