@@ -295,9 +295,17 @@ fn a_failed_game_is_kept_for_resuming() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = std::fs::read_to_string(&save).unwrap();
+    // A save is what replays the game: its scenario and seed, and the answers up to the failure.
     assert!(
-        text.contains("turn: 2"),
-        "saved at the start of the failing turn"
+        text.contains("SaveFile(")
+            && text.contains("scenario: \"tests/fixtures/scenarios/broken.ron\"")
+            && text.contains("seed: 1,"),
+        "{text}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the game up to the failure is saved in"),
+        "{err}"
     );
 }
 
@@ -436,7 +444,7 @@ fn recorded_answers_replay_a_mixed_sedgwick_game() {
 }
 
 #[test]
-fn a_failed_game_is_kept_at_the_last_turn_boundary() {
+fn a_failed_game_is_kept_and_fails_again_when_resumed() {
     // Seed found with `muster simulate tests/fixtures/scenarios/flaky.ron --games 12`: the
     // flaky rule fires in turn 2.
     let seed = "17388166129998380965";
@@ -462,12 +470,9 @@ fn a_failed_game_is_kept_at_the_last_turn_boundary() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("the flaky rule fired"), "{err}");
     let text = std::fs::read_to_string(&save).unwrap();
-    // Everything of turn 1 and nothing of turn 2.
-    assert!(
-        text.contains(r#"\"turn\":1"#) && !text.contains(r#"\"turn\":2"#),
-        "{text}"
-    );
-    // Resuming replays turn 2 with the same dice, so the failure comes back.
+    assert!(text.contains(&format!("seed: {seed},")), "{text}");
+    // Resuming replays the game with the same dice, so the failure comes back; the scenario
+    // may be named, if it is the save's.
     let (code, err) = run(&[
         "play",
         "tests/fixtures/scenarios/flaky.ron",
@@ -480,6 +485,239 @@ fn a_failed_game_is_kept_at_the_last_turn_boundary() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("the flaky rule fired"), "{err}");
     let _ = std::fs::remove_file(&save);
+}
+
+const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `muster play ARGS` with `input` typed at the terminal: (exit status, stdout, stderr).
+fn play_typing(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let out = muster()
+        .arg("play")
+        .args(args)
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// Blue's person always choosing the first option (to stay), for the whole game and then some.
+fn first_options() -> String {
+    "1\n".repeat(60)
+}
+
+/// The skirmish on seed 5 with blue at the terminal, `input` typed there, and `extra` arguments.
+fn play_blue(extra: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let args = [SKIRMISH, "--seed", "5", "--agent", "blue=human", "-q"];
+    play_typing(&[&args[..], extra].concat(), input)
+}
+
+/// The log of the skirmish on seed 5 with blue at the terminal answering 1 throughout.
+fn whole_log(dir: &std::path::Path) -> String {
+    let log = dir.join("whole.jsonl");
+    let (code, _, err) = play_blue(&["--log", log.to_str().unwrap()], &first_options());
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::read_to_string(log).unwrap()
+}
+
+#[test]
+fn the_end_of_input_saves_the_game_and_resume_needs_no_scenario() {
+    let dir = scratch("eof");
+    let whole = whole_log(&dir);
+    let save = dir.join("game.ron");
+    let save_arg = save.to_str().unwrap();
+    // Four answers, then the end of input (Ctrl-D) in turn 2: saved, no error, exit 0.
+    let (code, _, err) = play_blue(&["--save", save_arg], "1\n1\n1\n1\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the game is saved in {save_arg}; go on with `muster play --resume {save_arg}`"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("error"), "{err}");
+    let copy = dir.join("copy.ron");
+    std::fs::copy(&save, &copy).unwrap();
+    // Resumed without the scenario, the saved person plays blue on, and the game is the one
+    // never interrupted.
+    let log = dir.join("resumed.jsonl");
+    let (code, _, err) = play_typing(
+        &["--resume", save_arg, "-q", "--log", log.to_str().unwrap()],
+        &first_options(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("resumed at turn 2 after "), "{err}");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), whole);
+    // The result reports the saved game's scenario and seed; --agent hands blue to the bot.
+    let copy_arg = copy.to_str().unwrap();
+    let (code, out, err) =
+        play_typing(&["--resume", copy_arg, "--json", "--agent", "blue=bot"], "");
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["scenario"], SKIRMISH);
+    assert_eq!(v["seed"], 5);
+    assert_eq!(v["turns"], 6);
+}
+
+#[test]
+fn quit_at_the_prompt_saves_in_the_current_folder() {
+    let dir = scratch("quit");
+    let scenario = std::fs::canonicalize(SKIRMISH).unwrap();
+    // `muster play ARGS` in `dir`, `input` typed: the human answers then in its save, and stderr.
+    let quit_in_dir = |args: &[&str], input: &str| {
+        let out = muster()
+            .current_dir(&dir)
+            .arg("play")
+            .args(args)
+            .write_stdin(input.to_string())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        let text = std::fs::read_to_string(dir.join("muster-save.ron")).unwrap();
+        (text.matches("agent: \"human\"").count(), err)
+    };
+    let scenario = scenario.to_str().unwrap();
+    let (answers, err) = quit_in_dir(
+        &[scenario, "--agent", "blue=human", "-q"],
+        "1\nhelp\n2\nquit\n",
+    );
+    assert_eq!(answers, 2, "{err}");
+    assert!(err.contains("save [FILE]  save the game"), "help: {err}");
+    assert!(
+        err.contains("go on with `muster play --resume muster-save.ron`"),
+        "{err}"
+    );
+    // A resumed game that stops is kept in the file it came from.
+    let (answers, err) = quit_in_dir(&["--resume", "muster-save.ron", "-q"], "3\nquit\n");
+    assert_eq!(answers, 3, "{err}");
+    assert!(err.contains("saved in muster-save.ron"), "{err}");
+}
+
+#[test]
+fn undo_at_the_prompt_takes_the_last_answer_back() {
+    let dir = scratch("undo");
+    let whole = whole_log(&dir);
+    // Blue's second answer is 5, then taken back and answered 1: the game is the one where blue
+    // answered 1 throughout.
+    let log = dir.join("undone.jsonl");
+    let typed = format!("undo\n1\n5\nundo\n{}", first_options());
+    let (code, _, err) = play_blue(&["--log", log.to_str().unwrap()], &typed);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("nothing to take back"), "{err}");
+    assert!(
+        err.contains("taking back blue's `move Blue 2nd Foot`"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), whole);
+}
+
+#[test]
+fn resume_refuses_another_scenario_or_seed() {
+    let dir = scratch("refuse");
+    let save = dir.join("game.ron");
+    let save_arg = save.to_str().unwrap();
+    let (code, _, err) = play_typing(
+        &[SKIRMISH, "--agent", "blue=human", "-q", "--save", save_arg],
+        "1\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = play_typing(
+        &["tests/fixtures/scenarios/flaky.ron", "--resume", save_arg],
+        "",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the saved game is of {SKIRMISH}, not tests/fixtures/scenarios/flaky.ron"
+        )),
+        "{err}"
+    );
+    let (code, _, err) = play_typing(&["--resume", save_arg, "--seed", "2"], "");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the saved game's seed is 1"), "{err}");
+}
+
+/// Ctrl-C at the prompt saves the game with every answer given so far, and exits 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_the_prompt_saves_the_game() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let dir = scratch("ctrl-c");
+    let save = dir.join("game.ron");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("muster"))
+        .args([
+            "play",
+            SKIRMISH,
+            "--seed",
+            "5",
+            "--agent",
+            "blue=human",
+            "-q",
+        ])
+        .args(["--save", save.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stderr.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.push_str(&String::from_utf8_lossy(&buf[..n]));
+            let _ = tx.send(all.matches("choose 1-").count());
+        }
+        all
+    });
+    let wait_for_prompt = |k: usize| loop {
+        let seen = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the prompt");
+        if seen >= k {
+            break;
+        }
+    };
+    wait_for_prompt(1);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"1\n1\n").unwrap();
+    stdin.flush().unwrap();
+    wait_for_prompt(3);
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let err = reader.join().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: the game is saved in"), "{err}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(text.matches("agent: \"human\"").count(), 2, "{text}");
+    // The save resumes at the question Ctrl-C interrupted.
+    let (code, _, err) = play_typing(
+        &["--resume", save.to_str().unwrap(), "-q"],
+        &first_options(),
+    );
+    assert_eq!(code, Some(0), "{err}");
 }
 
 /// `--profile` rows as (section, total operations, own operations), in thousands.

@@ -5,16 +5,21 @@
 //! The ruleset's scripts define the procedures the loop calls:
 //! `setup(game)` once (optional), `game_turn(game)` each turn, and
 //! `victory(game)`, which returns `#{ winner: "...", vp: #{ side: n } }`.
+//!
+//! A game is saved as what reproduces it (see [`crate::world::save`]): the scenario, the seed,
+//! the options, the agents and every answer so far. Resuming starts the scenario afresh and
+//! replays the answers, which is also how `undo` at the terminal works: the game starts again
+//! and replays every answer before the one taken back.
 
-use crate::error::{read_file, Error, Result};
+use crate::error::{Error, Result};
 use crate::geom::map::Map;
 use crate::host::compiled::CompiledRuleset;
 use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
 use crate::value::Value;
-use crate::world::agent::{AgentKind, Answer, Terminal};
-use crate::world::dice::StreamState;
+use crate::world::agent::{AgentKind, Answer, Stop, Terminal};
 use crate::world::log::Log;
+use crate::world::save::Progress;
 use crate::world::state::State;
 use crate::world::timers::SectionTime;
 use crate::world::{GameHandle, Offer, World};
@@ -25,14 +30,17 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+pub use crate::world::save::{write_atomically, SaveFile};
+
 /// How a game is started.
 #[derive(Clone, Debug, Default)]
 pub struct GameOptions {
-    /// The seed of the dice.
+    /// The seed of the dice ([`Game::resume`] takes the save's).
     pub seed: u64,
-    /// Agents by side; sides not named are played by `bot`.
+    /// Agents by side; sides not named are played by `bot` ([`Game::resume`]: by the save's
+    /// agent, so these override the save's).
     pub agents: IndexMap<String, AgentKind>,
-    /// Options that override the scenario's.
+    /// Options that override the scenario's ([`Game::resume`] takes the save's).
     pub options: IndexMap<String, Value>,
     /// Echo the narration to standard output as the game runs.
     pub echo: bool,
@@ -58,32 +66,22 @@ pub struct GameResult {
     pub details: IndexMap<String, Value>,
 }
 
-/// A saved game: enough to resume it exactly at a turn boundary.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SaveFile {
-    /// The scenario played.
-    pub scenario: PathBuf,
-    /// The state.
-    pub state: State,
-    /// The dice stream's position.
-    pub dice: StreamState,
-    /// The random agent's stream position.
-    pub agent_stream: StreamState,
-    /// Whether `setup` has run.
-    pub set_up: bool,
-    /// The log so far, as JSON lines.
-    pub log: String,
+/// How a game played with [`Game::play`] ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Played {
+    /// The game was played to its end: the victory check's result.
+    Over(GameResult),
+    /// A person stopped it at the terminal (`quit`, or the end of input); the game's save
+    /// ([`Game::progress`]) holds every answer so far. The scripts were stopped mid-call, so
+    /// this game cannot go on: its save resumes it.
+    Stopped(Stop),
 }
 
-/// A game as it stood at some point (see [`Game::checkpoint`]). The log is kept as its
-/// length: records are only ever added, so the game's own log holds the rest.
-#[derive(Clone, Debug)]
-pub struct Checkpoint {
-    state: State,
-    dice: StreamState,
-    agent_stream: StreamState,
-    set_up: bool,
-    log_len: usize,
+/// What a game was started from, to start it again on undo.
+struct Origin {
+    scenario: Scenario,
+    map: Rc<Map>,
+    opts: GameOptions,
 }
 
 /// A game bound to its ruleset.
@@ -92,6 +90,10 @@ pub struct Game {
     compiled: Rc<CompiledRuleset>,
     scenario: PathBuf,
     set_up: bool,
+    /// `None` for a game of an example's set-up, which cannot be started again.
+    origin: Option<Origin>,
+    /// What a resumed game found worth saying (the rules changed since the save).
+    warnings: Vec<String>,
 }
 
 impl Game {
@@ -126,14 +128,34 @@ impl Game {
             .ruleset()
             .check_command_line_options(&opts.options)?;
         Error::from_problems(ruleset.missing_procedures())?;
+        let mut game = Game::begin(scenario, ruleset, map.clone(), opts)?;
+        game.validate_scenario(scenario)?;
+        game.origin = Some(Origin {
+            scenario: scenario.clone(),
+            map,
+            opts: opts.clone(),
+        });
+        Ok(game)
+    }
+
+    /// A new game of a scenario, at its set-up, its save started.
+    fn begin(
+        scenario: &Scenario,
+        ruleset: Rc<CompiledRuleset>,
+        map: Rc<Map>,
+        opts: &GameOptions,
+    ) -> Result<Game> {
         let mut setup = scenario.file.setup();
         setup.options.extend(opts.options.clone());
-        let mut game =
-            Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
-        game.handle.0.borrow_mut().state_mut().turn = scenario.file.first_turn;
-        game.handle.0.borrow_mut().state_mut().last_turn = scenario.file.last_turn;
-        game.scenario = scenario.path.clone();
-        game.validate_scenario(scenario)?;
+        let game = Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
+        {
+            let mut w = game.handle.0.borrow_mut();
+            w.state_mut().turn = scenario.file.first_turn;
+            w.state_mut().last_turn = scenario.file.last_turn;
+            let mut answers = w.progress().lock();
+            answers.file_mut().scenario = scenario.path.clone();
+            answers.file_mut().options = opts.options.clone();
+        }
         Ok(game)
     }
 
@@ -212,37 +234,131 @@ impl Game {
             compiled,
             scenario: path.to_path_buf(),
             set_up: false,
+            origin: None,
+            warnings: Vec::new(),
         })
     }
 
-    /// Resumes a saved game.
+    /// Resumes a saved game: starts its scenario afresh with the save's seed, options and
+    /// agents (a side named in `opts.agents` is played by that agent instead), and replays the
+    /// saved answers as the game asks for them, without narration. A person's answer (or a
+    /// replay log's) is taken from the save; the bot and the random agent answer again and must
+    /// give the saved answer, else the game stops with an error naming the decision. A ruleset
+    /// changed since the save is only a warning ([`Game::warnings`]): a ruleset fixed after a
+    /// rules error must be able to resume the game that found it.
     pub fn resume(save_path: &Path, opts: &GameOptions) -> Result<Game> {
-        let text = read_file(save_path)?;
-        let save: SaveFile = crate::source::parse_ron(&text, save_path)?;
+        Game::resume_from(SaveFile::load(save_path)?, save_path, opts)
+    }
+
+    /// Resumes the save `save`, read from `save_path` (see [`Game::resume`]).
+    pub fn resume_from(save: SaveFile, save_path: &Path, opts: &GameOptions) -> Result<Game> {
         let scenario = Scenario::load(&save.scenario)?;
         let compiled = Rc::new(load_ruleset(&scenario, opts)?);
+        let ruleset = compiled.ruleset();
+        let mut warnings = Vec::new();
+        if ruleset.name != save.ruleset || ruleset.version != save.rules_version {
+            warnings.push(format!(
+                "the rules changed since this game was saved ({} version {}, now {} version {}); the replay checks every answer of the bot and the random agent",
+                save.ruleset, save.rules_version, ruleset.name, ruleset.version
+            ));
+        }
+        let mut agents = IndexMap::new();
+        for (side, text) in &save.agents {
+            if !ruleset.sides.contains(side) {
+                return Err(Error::at(
+                    crate::error::Location::file(save_path),
+                    format!(
+                        "the save's agents name side `{side}`; the ruleset's sides are {}",
+                        ruleset.sides.join(", ")
+                    ),
+                ));
+            }
+            agents.insert(side.clone(), AgentKind::parse(text, side)?);
+        }
+        agents.extend(opts.agents.clone());
+        let run = GameOptions {
+            seed: save.seed,
+            agents,
+            options: save.options.clone(),
+            ..opts.clone()
+        };
         let map = Rc::new(scenario.load_map()?);
-        let ruleset = compiled.ruleset().clone();
-        let mut world = World::new(
-            save.state,
-            ruleset.clone(),
-            compiled.hooks(),
-            map,
-            opts.seed,
-            &opts.agents,
-            opts.echo,
-        );
-        world.restore_streams(save.dice, save.agent_stream);
-        world
-            .log_mut()
-            .restore_jsonl(&save.log)
-            .map_err(|m| Error::at(crate::error::Location::file(save_path), m))?;
-        Ok(Game {
-            handle: GameHandle(Rc::new(RefCell::new(world))),
-            compiled,
-            scenario: save.scenario,
-            set_up: save.set_up,
-        })
+        let mut game = Game::start_on(&scenario, compiled, map, &run)?;
+        {
+            let mut w = game.handle.0.borrow_mut();
+            w.progress().lock().file_mut().answers = save.answers;
+            w.begin_replay(true);
+        }
+        game.warnings = warnings;
+        Ok(game)
+    }
+
+    /// Starts the game again from its scenario and replays its first `keep` answers: the
+    /// decision of the answer `keep` is then asked anew (undo at the terminal).
+    fn rewind(&mut self, keep: usize) -> Result<()> {
+        let Some(origin) = &self.origin else {
+            return Err(Error::rules(
+                "undo needs a game started from a scenario, not an example's set-up",
+            ));
+        };
+        let fresh = Game::begin(
+            &origin.scenario,
+            self.compiled.clone(),
+            origin.map.clone(),
+            &origin.opts,
+        )?;
+        let (terminal, progress) = {
+            let mut w = self.handle.0.borrow_mut();
+            (w.take_terminal(), w.progress().clone())
+        };
+        progress.lock().keep(keep);
+        {
+            let mut w = fresh.handle.0.borrow_mut();
+            w.set_terminal(terminal);
+            w.set_progress(progress);
+            w.begin_replay(false);
+        }
+        self.handle = fresh.handle;
+        self.set_up = false;
+        Ok(())
+    }
+
+    /// What resuming found worth saying: that the rules changed since the save.
+    #[must_use]
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The scenario played, as the command line (or the save) named it.
+    #[must_use]
+    pub fn scenario_path(&self) -> &Path {
+        &self.scenario
+    }
+
+    /// The seed of the dice (a resumed game's is the save's).
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.progress().lock().file().seed
+    }
+
+    /// The game's save as it stands, shared: whoever holds it can write it (the Ctrl-C
+    /// handler, on its own thread), and it follows the game through undo.
+    #[must_use]
+    pub fn progress(&self) -> Progress {
+        self.handle.0.borrow().progress().clone()
+    }
+
+    /// Keeps the game in `path` after every turn and whenever a person is asked (`--save`, or
+    /// the file a game was resumed from); `save` at the prompt and `quit` write there too
+    /// unless told otherwise.
+    pub fn set_save_to(&mut self, path: Option<PathBuf>) {
+        self.progress().lock().set_save_to(path);
+    }
+
+    /// Whether saved answers are still being replayed.
+    #[must_use]
+    pub fn replaying(&self) -> bool {
+        self.progress().lock().pending_len() > 0
     }
 
     /// The handle scripts see.
@@ -378,21 +494,66 @@ impl Game {
         Ok(())
     }
 
-    /// Plays to the end and runs the victory check. With `save`, the game is
-    /// saved after every turn, so an error loses at most the turn in play.
+    /// Plays to the end and runs the victory check. With `save`, the game is kept there after
+    /// every turn and whenever a person is asked (see [`Game::set_save_to`]). A person who stops
+    /// the game at the terminal makes this an error; [`Game::play`] tells a stop apart.
     pub fn run(&mut self, save: Option<&Path>) -> Result<GameResult> {
+        if save.is_some() {
+            self.set_save_to(save.map(Path::to_path_buf));
+        }
+        match self.play()? {
+            Played::Over(r) => Ok(r),
+            Played::Stopped(stop) => Err(Error::rules(format!(
+                "the game {stop}; its save holds every answer so far"
+            ))),
+        }
+    }
+
+    /// Plays to the end and runs the victory check, taking back answers when a person asks
+    /// (undo: the game starts again and replays the answers before the one taken back), until
+    /// the game is over or a person stops it (quit, end of input).
+    pub fn play(&mut self) -> Result<Played> {
+        loop {
+            let error = match self.play_to_end() {
+                Ok(r) => return Ok(Played::Over(r)),
+                Err(e) => e,
+            };
+            // A stop at the terminal fails the decision it was asked at, and so the call that
+            // asked; the world says which it was (no script catches errors: none uses `try`).
+            let stop = self.handle.0.borrow_mut().take_stop();
+            match stop {
+                Some(Stop::Undo { keep }) => self.rewind(keep)?,
+                Some(stop) => return Ok(Played::Stopped(stop)),
+                None => return Err(error),
+            }
+        }
+    }
+
+    /// Runs `setup` if it has not run, the turns left, and the victory check; `--save` keeps
+    /// every turn boundary.
+    fn play_to_end(&mut self) -> Result<GameResult> {
         self.set_up()?;
         while !self.over() {
             self.play_turn()?;
-            if let Some(p) = save {
-                self.save(p)?;
+            // A replay passes the turns the save already holds: nothing new to keep.
+            if !self.replaying() {
+                if let Some(saved) = self.progress().autosave() {
+                    saved?;
+                }
             }
         }
         self.victory()
     }
 
-    /// Runs the ruleset's `victory` and reads its answer.
+    /// Runs the ruleset's `victory` and reads its answer. A game that ends before it has
+    /// replayed every answer of its save is not the game that was saved: an error.
     pub fn victory(&self) -> Result<GameResult> {
+        let left = self.progress().lock().pending_len();
+        if left > 0 {
+            return Err(Error::rules(format!(
+                "the saved game no longer replays on these rules: the game is over with {left} of the save's answers not given"
+            )));
+        }
         let v = self.call("victory", vec![])?;
         let value = Value::from_dynamic(&v).map_err(Error::rules)?;
         let Value::Map(mut m) = value else {
@@ -462,59 +623,15 @@ impl Game {
         Ok((text("verdict"), reasons, text("blocked_by"), text("reason")))
     }
 
-    /// The game as save-file text, at this point (call it at a turn boundary).
-    pub fn snapshot(&self) -> Result<String> {
-        self.checkpoint_text(&self.checkpoint())
+    /// The game as save-file text, at this point: every answer so far.
+    pub fn save_text(&self) -> Result<String> {
+        self.progress().text()
     }
 
-    /// The game at this point, kept as values rather than text: cheap to take at every turn
-    /// boundary, and turned into save-file text only if it is needed (see
-    /// [`Game::checkpoint_text`]).
-    #[must_use]
-    pub fn checkpoint(&self) -> Checkpoint {
-        let w = self.handle.0.borrow();
-        Checkpoint {
-            state: w.state().clone(),
-            dice: w.dice().state(),
-            agent_stream: w.agent_stream().state(),
-            set_up: self.set_up,
-            log_len: w.log().records().len(),
-        }
-    }
-
-    /// Save-file text of the game as it stood at `cp` (taken from this game).
-    pub fn checkpoint_text(&self, cp: &Checkpoint) -> Result<String> {
-        let save = SaveFile {
-            scenario: self.scenario.clone(),
-            state: cp.state.clone(),
-            dice: cp.dice,
-            agent_stream: cp.agent_stream,
-            set_up: cp.set_up,
-            log: self.handle.0.borrow().log().first_to_jsonl(cp.log_len),
-        };
-        ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
-            .map_err(|e| Error::rules(format!("cannot save: {e}")))
-    }
-
-    /// Saves the game at this turn boundary.
+    /// Saves the game at this point, whatever the point: a save holds the answers, not the state.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let text = self.snapshot()?;
-        write_atomically(path, &text)
+        self.progress().save(Some(path)).map(|_| ())
     }
-}
-
-/// Writes a file through a temporary, so a crash mid-write never destroys
-/// the previous version.
-pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(|source| Error::Io {
-        path: tmp.clone(),
-        source,
-    })?;
-    std::fs::rename(&tmp, path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 impl Game {

@@ -131,6 +131,9 @@ pub struct Ruleset {
     pub kinds: Vec<String>,
     /// Limits on scripts.
     pub limits: Limits,
+    /// A fingerprint of every file the ruleset was made from (see [`rules_version`]): a saved
+    /// game keeps it, so resuming on changed rules can say so.
+    pub version: String,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -163,6 +166,8 @@ pub fn rulesets_dir(dir: &Path) -> PathBuf {
 /// Everything gathered from a ruleset and its bases before compiling.
 #[derive(Default)]
 struct Gathered {
+    /// The manifests read, bases first.
+    manifests: Vec<PathBuf>,
     sides: Vec<String>,
     dice: IndexMap<String, i64>,
     scripts: Vec<PathBuf>,
@@ -187,6 +192,7 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
     }
     let (file, text): (RulesetFile, String) = load_ron(&manifest)?;
     check_values(&file, &text, &manifest)?;
+    into.manifests.push(manifest.clone());
     if let Some(base) = &file.base {
         let base_dir = rulesets_dir(dir).join(base);
         if !base_dir.join("ruleset.ron").is_file() {
@@ -341,6 +347,7 @@ impl Ruleset {
         for t in &g.tables {
             tables.load(t)?;
         }
+        let version = rules_version(g.manifests.iter().chain(&g.scripts).chain(&g.tables))?;
         Ok(Ruleset {
             name,
             dir,
@@ -356,6 +363,7 @@ impl Ruleset {
             options: g.options,
             kinds: g.kinds,
             limits: g.limits,
+            version,
         })
     }
 
@@ -425,4 +433,26 @@ fn value_text(v: &Value) -> String {
         Value::Str(s) => s.clone(),
         other => ron::to_string(other).unwrap_or_default(),
     }
+}
+
+/// A fingerprint of the texts of `files` and their names, in order: 16 hex digits of 64-bit
+/// FNV-1a, the same on every machine and run. Not a defence against anyone: it only tells that
+/// a ruleset's files changed, and where the folder stands plays no part (a project moved
+/// elsewhere keeps its version).
+pub fn rules_version<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> Result<String> {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for f in files {
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+        feed(name.unwrap_or_default().as_bytes());
+        // Separators, so that moving text from one file to the next changes the fingerprint.
+        feed(&[0]);
+        feed(crate::error::read_file(f)?.as_bytes());
+        feed(&[0]);
+    }
+    Ok(format!("{hash:016x}"))
 }

@@ -1,8 +1,15 @@
-//! `muster play`: run a scenario from set-up to the victory check.
+//! `muster play`: run a scenario from set-up to the victory check, or resume a saved game.
+//!
+//! The game is saved as its answers ([`muster_interpreter::world::save`]): after every turn and
+//! at every prompt with `--save`, at the prompt's `save`, and on `quit`, the end of input and
+//! Ctrl-C. It goes to `--save`, else to the file a resumed game came from, else to
+//! `muster-save.ron`. A game that fails keeps its answers up to the failure there too (or in
+//! `muster-recover.ron`), for a fixed ruleset to resume.
 
 use super::{parse_agents, parse_options};
-use muster_interpreter::game::{write_atomically, Checkpoint, Game, GameOptions, GameResult};
+use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
+use muster_interpreter::world::save::{resume_hint, Progress, SaveFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,24 +17,30 @@ use std::process::ExitCode;
 /// Arguments of `muster play`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scenario file (or, with --resume, ignored).
-    pub scenario: PathBuf,
-    /// The seed of the dice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Who plays a side: SIDE=human|random|bot|replay:LOG. Sides not named are played by bot.
+    /// The scenario file (with --resume it may be left out: the save names it).
+    #[arg(required_unless_present = "resume")]
+    pub scenario: Option<PathBuf>,
+    /// The seed of the dice (1 if not given; a resumed game keeps its own).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Who plays a side: SIDE=human|random|bot|replay:LOG. Sides not named are played by bot
+    /// (with --resume: by the saved game's agent).
     #[arg(long = "agent", value_name = "SIDE=AGENT")]
     pub agents: Vec<String>,
-    /// Switch a scenario option: NAME=VALUE.
+    /// Switch a scenario option: NAME=VALUE (a resumed game keeps its own).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// Write the game log (JSON lines) to this file.
     #[arg(long)]
     pub log: Option<PathBuf>,
-    /// Save the game here after every turn (resume with --resume).
+    /// Save the game here after every turn and whenever a person is asked; `quit`, the end of
+    /// input and Ctrl-C save here too (else in the --resume file, else in muster-save.ron).
+    /// Resume with --resume.
     #[arg(long)]
     pub save: Option<PathBuf>,
-    /// Resume a saved game instead of starting the scenario.
+    /// Resume a saved game: its scenario, seed, options and agents (--agent overrides a side),
+    /// its answers replayed. The game is kept in this file from then on, unless --save says
+    /// otherwise.
     #[arg(long)]
     pub resume: Option<PathBuf>,
     /// Print one JSON object with the result, and no narration.
@@ -47,10 +60,14 @@ pub struct Args {
     pub profile_lines: bool,
 }
 
+/// The exit status after Ctrl-C (or SIGTERM, SIGHUP): the game is saved, but it did not end,
+/// and a shell tells an interrupted command by 128 + SIGINT.
+const INTERRUPTED: i32 = 130;
+
 /// Runs `muster play`.
 pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let opts = GameOptions {
-        seed: a.seed,
+        seed: a.seed.unwrap_or(1),
         agents: parse_agents(&a.agents)?,
         options: parse_options(&a.options)?,
         echo: !a.json && !a.quiet,
@@ -60,13 +77,26 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     if a.profile_lines && !lines::available() {
         anyhow::bail!("--profile-lines: {}", lines::UNAVAILABLE);
     }
-    let mut game = match &a.resume {
-        Some(save) => Game::resume(save, &opts)?,
-        None => Game::from_scenario(&a.scenario, &opts)?,
+    let mut game = match (&a.resume, &a.scenario) {
+        (Some(save_path), scenario) => {
+            let save = SaveFile::load(save_path)?;
+            check_resume(a, &opts, &save, scenario.as_deref())?;
+            let game = Game::resume_from(save, save_path, &opts)?;
+            for w in game.warnings() {
+                eprintln!("warning: {w}");
+            }
+            game
+        }
+        (None, Some(scenario)) => Game::from_scenario(scenario, &opts)?,
+        (None, None) => anyhow::bail!("muster play needs a SCENARIO, or --resume FILE"),
     };
+    // A resumed game is kept in its own file unless --save names another.
+    let keep_in = a.save.clone().or_else(|| a.resume.clone());
+    game.set_save_to(keep_in.clone());
+    save_on_interrupt(game.progress());
     let started = std::time::Instant::now();
     let operations_before = muster_interpreter::host::engine::operations();
-    let outcome = play_out(&mut game, a.save.as_deref());
+    let outcome = game.play();
     if a.profile {
         let operations = muster_interpreter::host::engine::operations() - operations_before;
         print_profile(&game, started.elapsed(), operations);
@@ -77,55 +107,93 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.log {
         write_atomically(p, &game.log().to_jsonl())?;
     }
-    let result = match outcome {
-        Ok(r) => r,
-        Err((e, snapshot)) => {
-            // Keep the game: the last turn boundary goes to --save, or to a recovery file.
-            let recover = a
-                .save
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("muster-recover.ron"));
-            if let Some(text) = snapshot {
-                write_atomically(&recover, &text)?;
-                eprintln!("the game as it stood at the start of the turn is saved in {}; resume with --resume {}", recover.display(), recover.display());
-            }
-            return Err(e.into());
+    match outcome {
+        Ok(Played::Over(result)) => {
+            print_result(&result, a, &game);
+            Ok(ExitCode::SUCCESS)
         }
-    };
-    print_result(&result, a, &game);
-    Ok(ExitCode::SUCCESS)
+        Ok(Played::Stopped(_)) => {
+            // quit, or the end of input: the game is kept, and stopping so is no failure.
+            let path = game.progress().save(None)?;
+            eprintln!("{}", resume_hint(&path));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            if game.replaying() {
+                // The save did not replay: it stays as it was, and nothing new is written.
+                return Err(e.into());
+            }
+            // Keep the game: its answers up to the failure, for a fixed ruleset to resume.
+            let recover = keep_in.unwrap_or_else(|| PathBuf::from("muster-recover.ron"));
+            match game.progress().save(Some(&recover)) {
+                Ok(p) => eprintln!(
+                    "the game up to the failure is saved in {}; once the rules are fixed, go on with `muster play --resume {}`",
+                    p.display(),
+                    p.display()
+                ),
+                Err(s) => eprintln!("the game could not be kept: {s}"),
+            }
+            Err(e.into())
+        }
+    }
 }
 
-type Failure = (muster_interpreter::error::Error, Option<String>);
+/// What the command line may add to `--resume`: the saved game's own scenario, seed and options,
+/// or none; agents, freely (they override the saved ones). Anything else would play another
+/// game than the one saved, so it is an error rather than a guess.
+fn check_resume(
+    a: &Args,
+    opts: &GameOptions,
+    save: &SaveFile,
+    scenario: Option<&Path>,
+) -> anyhow::Result<()> {
+    if let Some(given) = scenario {
+        let same = |p: &Path| std::fs::canonicalize(p).ok();
+        if given != save.scenario && same(given).is_none_or(|g| Some(g) != same(&save.scenario)) {
+            anyhow::bail!(
+                "--resume: the saved game is of {}, not {}; leave out the scenario (the save names it)",
+                save.scenario.display(),
+                given.display()
+            );
+        }
+    }
+    if a.seed.is_some_and(|s| s != save.seed) {
+        anyhow::bail!(
+            "--resume: the saved game's seed is {}; --seed cannot change it",
+            save.seed
+        );
+    }
+    if !a.options.is_empty() && opts.options != save.options {
+        anyhow::bail!(
+            "--resume: the saved game keeps its own options; --option cannot change them"
+        );
+    }
+    Ok(())
+}
 
-/// Plays turn by turn, keeping a checkpoint of the last turn boundary; on an error, the
-/// checkpoint's save-file text goes back with it.
-fn play_out(game: &mut Game, save: Option<&Path>) -> Result<GameResult, Failure> {
-    let mut checkpoint = game.checkpoint();
-    let fail = |game: &Game, cp: &Checkpoint, e| (e, game.checkpoint_text(cp).ok());
-    if let Err(e) = game.set_up() {
-        return Err(fail(game, &checkpoint, e));
-    }
-    while !game.over() {
-        checkpoint = game.checkpoint();
-        if let Err(e) = game.play_turn() {
-            return Err(fail(game, &checkpoint, e));
+/// From now on, Ctrl-C (and SIGTERM, SIGHUP) saves the game as it stands and exits with
+/// [`INTERRUPTED`]. The handler runs on a thread of its own while the game's thread may be
+/// waiting at the prompt, so it writes the shared save itself: every answer given so far.
+fn save_on_interrupt(progress: Progress) {
+    let installed = ctrlc::set_handler(move || {
+        match progress.save(None) {
+            Ok(path) => eprintln!("\ninterrupted: {}", resume_hint(&path)),
+            Err(e) => eprintln!("\ninterrupted, and the game could not be saved: {e}"),
         }
-        if let Some(p) = save {
-            if let Err(e) = game.save(p) {
-                return Err(fail(game, &checkpoint, e));
-            }
-        }
+        std::process::exit(INTERRUPTED);
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: Ctrl-C will stop the game without saving it: {e}");
     }
-    game.victory().map_err(|e| fail(game, &checkpoint, e))
 }
 
 fn print_result(r: &GameResult, a: &Args, game: &Game) {
     if a.json {
+        // A resumed game reports the saved game's scenario and seed.
         let obj = serde_json::json!({
-            "scenario": a.scenario,
+            "scenario": game.scenario_path(),
             "ruleset": game.ruleset().name,
-            "seed": a.seed,
+            "seed": game.seed(),
             "turns": r.turns,
             "winner": r.winner,
             "vp": r.vp,

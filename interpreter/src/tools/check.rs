@@ -53,7 +53,6 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         Some("Ruleset") => return check_ruleset(path.parent().unwrap_or(Path::new("."))),
         // Saved games are not content, but a file of no kind is an error: `play` could not read it.
         Some("SaveFile") => Ok(()),
-        None if is_saved_game(&text, path) => Ok(()),
         None => crate::source::parse_ron::<crate::value::Value>(&text, path).and_then(|_| {
             Err(Error::at(
                 Location::file(path),
@@ -69,11 +68,6 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         )),
     };
     result.err().map(Error::into_problems).unwrap_or_default()
-}
-
-/// Whether a file is a saved game (written as a bare `( ... )`).
-fn is_saved_game(text: &str, path: &Path) -> bool {
-    crate::source::parse_ron::<crate::game::SaveFile>(text, path).is_ok()
 }
 
 fn check_ruleset(dir: &Path) -> Vec<Error> {

@@ -1,12 +1,18 @@
-//! The decision protocol: who answers a decision (a forced answer, the random agent, a
-//! replay, a person, or the ruleset's bot), how the answer is checked and how it is logged.
+//! The decision protocol: who answers a decision (a forced answer, a saved answer being
+//! replayed, the random agent, a replay, a person, or the ruleset's bot), how the answer is
+//! checked, logged and kept for the save.
 //!
 //! Invariant: every decision goes through [`pick_index`], which records the options when an
 //! example asks, and is logged by [`log_decision`]; a decision with one option asks no one.
+//! Every other answer is kept in the game's [`super::save::Progress`]. While a save is being
+//! replayed, an answer a person, a replay log or an example gave is taken from the save, and
+//! one of the bot or the random agent is worked out again and must be the saved one: the game
+//! that replays is the game that was saved, or an error says where it parts.
 
-use super::agent::AgentKind;
+use super::agent::{AgentKind, Reply, Stop, HELP};
 use super::log::Entry;
-use super::{fail, GameHandle, Offer, Rr};
+use super::save::{resume_hint, Answered};
+use super::{fail, GameHandle, Offer, Rr, World};
 use rhai::{Array, Dynamic, Map as RMap, NativeCallContext, INT};
 
 /// The text of an option: its `label` if it is a map with one.
@@ -36,6 +42,10 @@ pub fn pick_index(
         ));
     }
     let mut w = g.0.borrow_mut();
+    if let Some(stop) = w.stop {
+        // Stopped at the terminal: nothing more is decided, so the scripts unwind to the loop.
+        return fail(stop.to_string());
+    }
     if !w.agents.contains_key(side) {
         return fail(format!("`{side}` is not a side of this ruleset"));
     }
@@ -59,40 +69,154 @@ pub fn pick_index(
             labels().join(" | ")
         ));
     }
-    let agent = w.agents[side].clone();
-    Ok(match agent {
-        AgentKind::Random => (w.agent_stream.below(n as u32) as usize, "random"),
-        AgentKind::Replay(_) => {
-            let Some(AgentKind::Replay(q)) = w.agents.get_mut(side) else {
-                unreachable!()
-            };
-            match q.pop_front() {
-                Some(i) if i < n => (i, "replay"),
-                Some(i) => {
-                    return fail(format!(
-                    "replayed answer {i} for {side}'s `{kind}` is illegal: there are {n} options"
-                ))
-                }
-                None => {
-                    return fail(format!(
-                        "the replay for {side} has no answer left for `{kind}`"
-                    ))
-                }
-            }
-        }
-        AgentKind::Human => match w.terminal.ask(side, kind, &labels()) {
-            Some(i) => (i, "human"),
-            None => {
-                return fail(format!(
-                    "no answer from the terminal for {side}'s `{kind}` (end of input)"
-                ))
-            }
+    let saved = w.progress.lock().pending().map(|(i, a)| (i, a.clone()));
+    if let Some((number, saved)) = saved {
+        return replayed_pick(&mut w, side, kind, n, number, &saved);
+    }
+    let w = &mut *w;
+    match w.agents.get_mut(side) {
+        Some(AgentKind::Random) => Ok((w.agent_stream.below(n as u32) as usize, "random")),
+        Some(AgentKind::Replay { answers, .. }) => match answers.pop_front() {
+            Some(i) if i < n => Ok((i, "replay")),
+            Some(i) => fail(format!(
+                "replayed answer {i} for {side}'s `{kind}` is illegal: there are {n} options"
+            )),
+            None => fail(format!(
+                "the replay for {side} has no answer left for `{kind}`"
+            )),
         },
-        AgentKind::Bot => (usize::MAX, "bot"),
-    })
+        Some(AgentKind::Human) => Ok((ask_person(w, side, kind, &labels())?, "human")),
+        Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),
+    }
 }
 
-/// Records a decision in the log.
+/// The error of a save that parts from the game replaying it at its decision `number`.
+fn no_longer(number: usize, detail: &str) -> String {
+    format!("the saved game no longer replays on these rules: decision {number}, {detail}")
+}
+
+/// Who answers the decision that the save's answer `number` (`saved`) was given to, and with
+/// what: the saved choice for a person, a replay log or an example; the bot and the random agent
+/// answer again (and [`log_decision`] compares).
+fn replayed_pick(
+    w: &mut World,
+    side: &str,
+    kind: &str,
+    n: usize,
+    number: usize,
+    saved: &Answered,
+) -> Rr<(usize, &'static str)> {
+    if saved.side != side || saved.kind != kind {
+        return fail(no_longer(
+            number,
+            &format!(
+                "{}'s `{}` in the save, where the rules now ask {side}'s `{kind}`",
+                saved.side, saved.kind
+            ),
+        ));
+    }
+    if saved.choice >= n {
+        return fail(no_longer(
+            number,
+            &format!(
+                "{side}'s `{kind}`: the save chose option {} and there are now {n}",
+                saved.choice + 1
+            ),
+        ));
+    }
+    match saved.agent.as_str() {
+        "human" => Ok((saved.choice, "human")),
+        "forced" => Ok((saved.choice, "forced")),
+        "bot" => Ok((usize::MAX, "bot")),
+        "random" => Ok((w.agent_stream.below(n as u32) as usize, "random")),
+        "replay" => {
+            // A side still played by its replay log takes that answer too, to stay in step.
+            if let Some(AgentKind::Replay { answers, .. }) = w.agents.get_mut(side) {
+                if let Some(i) = answers.pop_front().filter(|i| *i != saved.choice) {
+                    return fail(no_longer(
+                        number,
+                        &format!(
+                            "{side}'s `{kind}`: the save chose option {} and the replay log now option {}",
+                            saved.choice + 1,
+                            i + 1
+                        ),
+                    ));
+                }
+            }
+            Ok((saved.choice, "replay"))
+        }
+        other => fail(no_longer(
+            number,
+            &format!("{side}'s `{kind}` was answered by `{other}`, which is not an agent"),
+        )),
+    }
+}
+
+/// Asks a person at the terminal, until an option is chosen or the game stops (undo, quit, end
+/// of input: the decision fails with the [`Stop`] kept in the world).
+fn ask_person(w: &mut World, side: &str, kind: &str, labels: &[String]) -> Rr<usize> {
+    // `--save` keeps the game whenever a person is asked: a terminal closed now loses nothing.
+    if let Some(Err(e)) = w.progress.autosave() {
+        w.terminal.tell(&format!("cannot save the game: {e}"));
+    }
+    loop {
+        match w.terminal.ask(side, kind, labels) {
+            Reply::Pick(i) if i < labels.len() => return Ok(i),
+            Reply::Pick(i) => {
+                return fail(format!(
+                    "the terminal chose option {} of {side}'s `{kind}`, which has {}",
+                    i + 1,
+                    labels.len()
+                ))
+            }
+            Reply::Help => w.terminal.tell(HELP),
+            Reply::Save(to) => {
+                let text = match w.progress.save(to.as_deref()) {
+                    Ok(path) => resume_hint(&path),
+                    Err(e) => format!("cannot save the game: {e}"),
+                };
+                w.terminal.tell(&text);
+            }
+            Reply::Undo => {
+                let last = {
+                    let answers = w.progress.lock();
+                    let all = &answers.file().answers;
+                    all.iter()
+                        .rposition(|a| a.side == side && a.agent == "human")
+                        .map(|k| (k, all[k].clone(), all.len() - k - 1))
+                };
+                let Some((keep, taken, later)) = last else {
+                    w.terminal.tell(&format!(
+                        "nothing to take back: {side} has answered nothing at the terminal yet"
+                    ));
+                    continue;
+                };
+                let after = match later {
+                    0 => String::new(),
+                    1 => " and the answer after it".to_string(),
+                    k => format!(" and the {k} answers after it"),
+                };
+                w.terminal.tell(&format!(
+                    "taking back {side}'s `{}`: {}{after}",
+                    taken.kind, taken.label
+                ));
+                return stop(w, Stop::Undo { keep });
+            }
+            Reply::Quit => return stop(w, Stop::Quit),
+            Reply::End => return stop(w, Stop::End),
+        }
+    }
+}
+
+/// Stops the game at the terminal: the decision fails, and so does every one after it, until
+/// the game's loop takes the stop.
+fn stop<T>(w: &mut World, why: Stop) -> Rr<T> {
+    w.stop = Some(why);
+    fail(why.to_string())
+}
+
+/// Records a decision in the log, and keeps its answer for the save; while a save is being
+/// replayed, the answer must be the saved one.
 pub fn log_decision(
     g: &GameHandle,
     side: &str,
@@ -100,8 +224,38 @@ pub fn log_decision(
     index: usize,
     label: String,
     agent: &str,
-) {
+) -> Rr<()> {
     let mut w = g.0.borrow_mut();
+    let mut replay_done = false;
+    if agent != "only" {
+        let answer = Answered {
+            side: side.to_string(),
+            kind: kind.to_string(),
+            choice: index,
+            label: label.clone(),
+            agent: agent.to_string(),
+        };
+        let mut answers = w.progress.lock();
+        match answers.pending() {
+            Some((number, saved)) if *saved != answer => {
+                return fail(no_longer(
+                    number,
+                    &format!(
+                        "{side}'s `{kind}`: the save has `{}` (option {}, by {}), and the {agent} now answers `{label}` (option {})",
+                        saved.label,
+                        saved.choice + 1,
+                        saved.agent,
+                        index + 1
+                    ),
+                ));
+            }
+            Some(_) => {
+                answers.confirm();
+                replay_done = answers.pending_len() == 0;
+            }
+            None => answers.record(answer),
+        }
+    }
     let turn = w.state.turn;
     w.log.push(
         turn,
@@ -113,6 +267,10 @@ pub fn log_decision(
             agent: agent.to_string(),
         },
     );
+    if replay_done {
+        w.end_replay();
+    }
+    Ok(())
 }
 
 /// Asks the ruleset's bot (`fn bot_choose`) to pick among `options`.
@@ -151,7 +309,7 @@ pub fn choose(
     } else {
         index
     };
-    log_decision(g, side, kind, index, option_label(&options[index]), agent);
+    log_decision(g, side, kind, index, option_label(&options[index]), agent)?;
     Ok(options[index].clone())
 }
 
@@ -196,6 +354,6 @@ pub fn choose_among(
         _ => index,
     };
     let chosen = option(index);
-    log_decision(g, side, kind, index, option_label(&chosen), agent);
+    log_decision(g, side, kind, index, option_label(&chosen), agent)?;
     Ok((index, chosen))
 }

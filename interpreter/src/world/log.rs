@@ -115,16 +115,6 @@ impl Log {
         &self.records
     }
 
-    /// Restores records from JSON lines (a saved game).
-    pub fn restore_jsonl(&mut self, text: &str) -> Result<(), String> {
-        self.records = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).map_err(|e| format!("bad log record in save: {e}")))
-            .collect::<Result<_, _>>()?;
-        Ok(())
-    }
-
     /// The whole log as JSON lines.
     #[must_use]
     pub fn to_jsonl(&self) -> String {

@@ -14,6 +14,7 @@ pub mod dice;
 pub mod log;
 pub mod moves;
 pub mod query;
+pub mod save;
 pub mod state;
 pub mod timers;
 
@@ -22,12 +23,13 @@ use crate::geom::los::LosEvaluator;
 use crate::geom::map::Map;
 use crate::geom::search::{CompiledProfile, CompiledZoc};
 use crate::ruleset::Ruleset;
-use agent::{AgentKind, Answer, StdTerminal, Terminal};
-use dice::{Dice, Stream, StreamState};
+use agent::{AgentKind, Answer, StdTerminal, Stop, Terminal};
+use dice::{Dice, Stream};
 use indexmap::IndexMap;
 use log::{Entry, Log};
 use rhai::{Array, EvalAltResult, INT};
 use rustc_hash::FxHashMap as HashMap;
+use save::Progress;
 use state::{FxIndexMap, State, Unit};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -85,6 +87,22 @@ pub struct World {
     timers: Timers,
     /// How a human is asked.
     terminal: Box<dyn Terminal>,
+    /// The game's save as it stands: every answer so far, and those of a save still to replay.
+    progress: Progress,
+    /// While a save is replayed: what to do when its last answer is (see [`World::begin_replay`]).
+    replay_end: Option<ReplayEnd>,
+    /// Why the game stopped at the terminal, once it has (undo, quit, end of input): every
+    /// decision from then on fails at once, so the scripts unwind to the game's loop.
+    stop: Option<Stop>,
+}
+
+/// What ends a replay: the narration comes back on, and a resumed game says where it stands.
+#[derive(Clone, Copy, Debug)]
+struct ReplayEnd {
+    /// Whether the narration was echoed before the replay.
+    echo: bool,
+    /// Say "resumed at turn T after N decisions".
+    announce: bool,
 }
 
 /// The optional script hooks the core calls, as the compiled scripts define them.
@@ -160,12 +178,6 @@ impl World {
     #[must_use]
     pub fn agent_stream(&self) -> &Stream {
         &self.agent_stream
-    }
-
-    /// Puts the dice and the random agent's stream back where a saved game left them.
-    pub fn restore_streams(&mut self, dice: StreamState, agent_stream: StreamState) {
-        self.dice = Dice::restore(self.ruleset.dice.clone(), dice);
-        self.agent_stream = Stream::restore(agent_stream);
     }
 
     /// The log.
@@ -279,6 +291,63 @@ impl World {
     /// Replaces how a human is asked (tests).
     pub fn set_terminal(&mut self, terminal: Box<dyn Terminal>) {
         self.terminal = terminal;
+    }
+
+    /// Takes how a human is asked, leaving the standard terminal (a game started again on undo
+    /// keeps its terminal).
+    pub fn take_terminal(&mut self) -> Box<dyn Terminal> {
+        std::mem::replace(&mut self.terminal, Box::new(StdTerminal))
+    }
+
+    /// Shows a message at the terminal (see [`Terminal::tell`]).
+    pub fn tell(&mut self, text: &str) {
+        self.terminal.tell(text);
+    }
+
+    /// The game's save as it stands.
+    #[must_use]
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// Hands the game a save to fill (a game's start) or to replay (a resumed game, undo).
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.progress = progress;
+    }
+
+    /// Starts replaying the answers of the save still to replay: the narration is held back
+    /// until the last of them, and then, if `announce`, the terminal is told where the game
+    /// stands. With nothing to replay, that is told at once.
+    pub fn begin_replay(&mut self, announce: bool) {
+        let echo = self.log.echo;
+        if self.progress.lock().pending_len() == 0 {
+            self.replay_end = Some(ReplayEnd { echo, announce });
+            self.end_replay();
+        } else {
+            self.log.echo = false;
+            self.replay_end = Some(ReplayEnd { echo, announce });
+        }
+    }
+
+    /// The last saved answer is replayed: the narration comes back, and a resumed game says so.
+    fn end_replay(&mut self) {
+        if let Some(end) = self.replay_end.take() {
+            self.log.echo = end.echo;
+            if end.announce {
+                let n = self.progress.lock().replayed();
+                let text = format!(
+                    "resumed at turn {} after {n} decision{}",
+                    self.state.turn,
+                    if n == 1 { "" } else { "s" }
+                );
+                self.terminal.tell(&text);
+            }
+        }
+    }
+
+    /// Why the game stopped at the terminal, taken (the game's loop asks after a failed call).
+    pub fn take_stop(&mut self) -> Option<Stop> {
+        self.stop.take()
     }
 }
 
@@ -457,6 +526,9 @@ impl World {
                 agents.get(side).cloned().unwrap_or(AgentKind::Bot),
             );
         }
+        // The save's start as far as the world knows it (the game adds the scenario and options).
+        let agent_texts = by_side.iter().map(|(s, a)| (s.clone(), a.text())).collect();
+        let (ruleset_name, rules_version) = (ruleset.name.clone(), ruleset.version.clone());
         World {
             state,
             dice: Dice::new(ruleset.dice.clone(), seed),
@@ -482,6 +554,18 @@ impl World {
             hex_ids: std::cell::OnceCell::new(),
             named_filters: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
+            progress: Progress::new(save::SaveFile {
+                format: save::FORMAT,
+                scenario: std::path::PathBuf::new(),
+                ruleset: ruleset_name,
+                rules_version,
+                seed,
+                options: IndexMap::new(),
+                agents: agent_texts,
+                answers: Vec::new(),
+            }),
+            replay_end: None,
+            stop: None,
         }
     }
 }
