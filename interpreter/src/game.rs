@@ -404,6 +404,16 @@ impl Game {
             .collect()
     }
 
+    /// Closes the script sections a stopped game left open (see `game.timer`) and returns
+    /// them, innermost first: with `--profile`, the functions that were running.
+    pub fn close_open_sections(&mut self) -> Vec<String> {
+        let operations = crate::host::engine::operations();
+        let mut w = self.handle.0.borrow_mut();
+        let open = w.timers().open_sections().map(str::to_string).collect();
+        w.timers_mut().close_all_at(operations);
+        open
+    }
+
     /// Forced draws not yet taken.
     #[must_use]
     pub fn forced_draws_left(&self) -> usize {

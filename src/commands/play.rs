@@ -99,6 +99,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let outcome = game.play();
     if a.profile {
         let operations = muster_interpreter::host::engine::operations() - operations_before;
+        let running = game.close_open_sections();
+        if outcome.is_err() && !running.is_empty() {
+            eprintln!("the game stopped in {}", running.join(" <- "));
+        }
         print_profile(&game, started.elapsed(), operations);
     }
     if a.profile_lines {

@@ -89,7 +89,7 @@ pub fn script_error(
         EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorStackOverflow(_)
     )
     .then(|| {
-        "the line that was running is not known; `muster play --profile` shows the functions that ran the most operations".to_string()
+        "the line that was running is not known: run the game again with `muster play --profile` (the same seed and answers), which names the functions that were running".to_string()
     });
     Error::at(Location::new(file, line, col), message).with_help(help)
 }

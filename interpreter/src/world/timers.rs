@@ -57,6 +57,19 @@ impl Timers {
         });
     }
 
+    /// The sections still open, innermost first: where a game was when it stopped.
+    pub fn open_sections(&self) -> impl Iterator<Item = &str> {
+        self.open.iter().rev().map(|s| s.name.as_str())
+    }
+
+    /// Closes every open section when the operation count is `operations` (a game stopped by an
+    /// error leaves them open), so that their time and operations count.
+    pub fn close_all_at(&mut self, operations: u64) {
+        if let Some(outermost) = self.open.first().map(|s| s.name.clone()) {
+            self.leave_at(&outermost, operations);
+        }
+    }
+
     /// Closes section `name` (and any left open inside it) when the operation count is
     /// `operations`.
     pub fn leave_at(&mut self, name: &str, operations: u64) {
@@ -129,5 +142,17 @@ mod tests {
             (50, 41, 2)
         );
         assert_eq!((search.operations, search.own_operations), (9, 9));
+    }
+
+    #[test]
+    fn a_stopped_game_closes_its_open_sections() {
+        let mut t = Timers::default();
+        t.enter_at("turn", 0);
+        t.enter_at("spin", 10);
+        assert_eq!(t.open_sections().collect::<Vec<_>>(), ["spin", "turn"]);
+        t.close_all_at(1000);
+        assert!(t.open.is_empty());
+        assert_eq!(t.totals["spin"].own_operations, 990);
+        assert_eq!(t.totals["turn"].own_operations, 10);
     }
 }
