@@ -87,9 +87,11 @@ impl Value {
             }
             return Ok(Value::Map(out));
         }
+        // The type's own name, not its path in the engine's code.
+        let name = d.type_name().rsplit("::").next().unwrap_or_default();
         Err(format!(
-            "a value of type `{}` cannot be stored in the game state",
-            d.type_name()
+            "a `{name}` is not plain data (numbers, text, true/false, lists and maps) and cannot be kept or compared as a value{}",
+            if name == "HexSet" { "; turn a hex set into a list with `.to_array()`" } else { "" }
         ))
     }
 

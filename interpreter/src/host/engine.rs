@@ -52,6 +52,11 @@ pub fn script_error(
         EvalAltResult::ErrorStackOverflow(_) => {
             "the script called functions too deeply (endless recursion?); the limit is `limits.call_depth` in ruleset.ron".to_string()
         }
+        // `x[key]` where `x` is `()`: most often data that nothing set (an example that does
+        // not run `setup`, a misspelt key).
+        EvalAltResult::ErrorIndexingType(ty, _) if ty.starts_with("()") => {
+            "indexed a value that is not set (`()`); was the procedure that sets it run (`setup`, in an example), or is its name misspelt?".to_string()
+        }
         other => other.to_string().split(" (line").next().unwrap_or_default().to_string(),
     };
     // The engine is built without closures (about 7 % faster): an anonymous function sees only
@@ -228,7 +233,15 @@ pub fn configured(limits: &Limits, rulesets_dir: &Path) -> Engine {
 
 #[cfg(test)]
 mod tests {
-    use super::call_chain;
+    use super::{call_chain, script_error};
+
+    #[test]
+    fn indexing_nothing_says_what_is_likely_missing() {
+        let e = rhai::EvalAltResult::ErrorIndexingType("() [string]".into(), rhai::Position::NONE);
+        let text = script_error(&e, "bot_choose", &|_| None).to_string();
+        assert!(text.contains("indexed a value that is not set"), "{text}");
+        assert!(text.contains("(in bot_choose)"), "{text}");
+    }
 
     #[test]
     fn a_call_chain_names_recursion_once() {
