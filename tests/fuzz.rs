@@ -957,3 +957,21 @@ fn a_move_rank_of_extreme_weights_still_ranks() {
         .unwrap();
     assert!(moved.is_map(), "{moved:?}");
 }
+
+#[test]
+fn a_retreat_of_a_huge_number_of_steps_ends_at_once() {
+    let game = demo_game();
+    let steps = |n: &str| {
+        game.eval(&format!(
+            "game.retreat_hexes(\"0504\", {n}, \"foot\", []).len()"
+        ))
+        .unwrap()
+        .as_int()
+        .unwrap()
+    };
+    assert!(steps("1") > 0);
+    // 2^31 steps looped two billion times over an empty frontier (a hang); 2^32 + 1 wrapped
+    // round to one step.
+    assert_eq!(steps("2147483648"), 0);
+    assert_eq!(steps("4294967297"), 0);
+}
