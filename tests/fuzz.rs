@@ -975,3 +975,25 @@ fn a_retreat_of_a_huge_number_of_steps_ends_at_once() {
     assert_eq!(steps("2147483648"), 0);
     assert_eq!(steps("4294967297"), 0);
 }
+
+#[test]
+fn a_huge_column_shift_clamps_and_a_table_needs_a_column() {
+    let game = demo_game();
+    let last = game
+        .eval("game.column(\"crt\", \"1-1\", 9223372036854775807)")
+        .unwrap();
+    assert_eq!(last.into_string().unwrap(), "4-1");
+    let first = game
+        .eval("game.column(\"crt\", \"1-1\", -9223372036854775807)")
+        .unwrap();
+    assert_eq!(first.into_string().unwrap(), "1-2");
+    let (_, errors) = check_edited(
+        DEMO_CRT,
+        "columns: [\"1-2\", \"1-1\", \"2-1\", \"3-1\", \"4-1\"]",
+        "columns: []",
+    );
+    assert!(
+        errors.len() == 1 && errors[0].contains("table `crt` has no columns"),
+        "{errors:?}"
+    );
+}

@@ -410,7 +410,9 @@ impl Grid {
         shift: i64,
     ) -> Result<usize, LookupError> {
         let c = self.column_index(name, column)? as i64;
-        Ok((c + shift).clamp(0, self.columns.len() as i64 - 1) as usize)
+        // Saturating: a script's shift may be the largest number there is.
+        Ok(c.saturating_add(shift)
+            .clamp(0, self.columns.len() as i64 - 1) as usize)
     }
 }
 
@@ -483,6 +485,13 @@ fn check_table(file: TableFile, text: &str, path: &Path) -> Result<(String, Tabl
             rows,
             cells,
         } => {
+            // Every lookup ends at a column; a table without one has nothing to give.
+            if columns.is_empty() {
+                return Err(Error::at(
+                    Location::file(path),
+                    format!("table `{name}` has no columns: list at least one in `columns`"),
+                ));
+            }
             if !from.is_empty() && from.len() != columns.len() {
                 return Err(Error::at(
                     Location::file(path),
