@@ -850,6 +850,15 @@ fn check_edited(file: &str, from: &str, to: &str) -> (PathBuf, Vec<String>) {
     (path, errors)
 }
 
+/// The one message `check` gives for `file` edited, which must contain `says`.
+fn one_error(file: &str, from: &str, to: &str, says: &str) {
+    let (_, errors) = check_edited(file, from, to);
+    assert!(
+        errors.len() == 1 && errors[0].contains(says),
+        "`{from}` -> `{to}`: {errors:?}"
+    );
+}
+
 #[test]
 fn a_die_range_from_high_to_low_is_an_error_at_its_row() {
     let (path, errors) = check_edited(DEMO_CRT, "(\"2\", [", "(\"4-2\", [");
@@ -865,24 +874,17 @@ fn a_die_range_from_high_to_low_is_an_error_at_its_row() {
 
 #[test]
 fn a_cell_range_from_high_to_low_or_a_huge_cell_number_is_an_error() {
-    let (_, errors) = check_edited(
+    one_error(
         DEMO_CRT,
         "\"Dr\", \"Dr\", \"De\"",
         "\"Dr\", \"3-1\", \"De\"",
+        "the range `3-1` runs from high to low: write `1-3`",
     );
-    assert!(
-        errors.len() == 1
-            && errors[0].ends_with("the range `3-1` runs from high to low: write `1-3`"),
-        "{errors:?}"
-    );
-    let (_, errors) = check_edited(
+    one_error(
         DEMO_CRT,
         "\"Ar\", \"Ar\", \"Dr\"",
         "\"Ar\", \"123456789012345678901234567890\", \"Dr\"",
-    );
-    assert!(
-        errors.len() == 1 && errors[0].contains("too large a number"),
-        "{errors:?}"
+        "too large a number",
     );
 }
 
@@ -913,11 +915,7 @@ fn a_map_too_large_to_allocate_or_out_of_range_is_an_error() {
         ),
         ("digits: 0, column_range: (1, 10)", "1 to 6 digits"),
     ] {
-        let (_, errors) = check_edited(DEMO_MAP, "column_range: (1, 10)", to);
-        assert!(
-            errors.len() == 1 && errors[0].contains(says),
-            "{to}: {errors:?}"
-        );
+        one_error(DEMO_MAP, "column_range: (1, 10)", to, says);
     }
 }
 
@@ -987,13 +985,10 @@ fn a_huge_column_shift_clamps_and_a_table_needs_a_column() {
         .eval("game.column(\"crt\", \"1-1\", -9223372036854775807)")
         .unwrap();
     assert_eq!(first.into_string().unwrap(), "1-2");
-    let (_, errors) = check_edited(
+    one_error(
         DEMO_CRT,
         "columns: [\"1-2\", \"1-1\", \"2-1\", \"3-1\", \"4-1\"]",
         "columns: []",
-    );
-    assert!(
-        errors.len() == 1 && errors[0].contains("table `crt` has no columns"),
-        "{errors:?}"
+        "table `crt` has no columns",
     );
 }
