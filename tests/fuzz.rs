@@ -992,3 +992,20 @@ fn a_huge_column_shift_clamps_and_a_table_needs_a_column() {
         "table `crt` has no columns",
     );
 }
+
+#[test]
+fn a_turn_at_the_end_of_the_range_is_an_error_at_its_key() {
+    // `last_turn: 2^63 - 1` overflowed the turn count of the victory check.
+    one_error(
+        SKIRMISH,
+        "last_turn: 6",
+        "last_turn: 9223372036854775807",
+        "`last_turn` is 9223372036854775807; a game turn is a number from -1000000 to 1000000",
+    );
+    one_error(
+        SKIRMISH,
+        "last_turn: 6",
+        "first_turn: -9223372036854775808, last_turn: 6",
+        "`first_turn` is -9223372036854775808",
+    );
+}
