@@ -154,10 +154,30 @@ pub struct Scenario {
     pub text: String,
 }
 
+/// The largest game turn, either way from 0: far past any game.
+const MAX_TURN: i64 = 1_000_000;
+
 impl Scenario {
     /// Loads a scenario file.
     pub fn load(path: &Path) -> Result<Scenario> {
-        let (file, text) = load_ron(path)?;
+        let (file, text): (ScenarioFile, String) = load_ron(path)?;
+        // The turn marker counts up from `first_turn` past `last_turn`: a number at the end of
+        // the range would overflow it.
+        for (key, turn) in [
+            ("first_turn", file.first_turn),
+            ("last_turn", file.last_turn),
+        ] {
+            if turn.unsigned_abs() > MAX_TURN.unsigned_abs() {
+                let mut cur = Cursor::new(&text, path);
+                cur.skip_to(key);
+                return Err(Error::at(
+                    cur.here(),
+                    format!(
+                        "`{key}` is {turn}; a game turn is a number from -{MAX_TURN} to {MAX_TURN}"
+                    ),
+                ));
+            }
+        }
         let scenario = Scenario {
             file,
             path: path.to_path_buf(),

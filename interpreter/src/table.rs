@@ -115,60 +115,72 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         .into_inner()
         .next()
         .expect("result holds bands or a choice");
-    Ok(build(top))
+    build(top)
 }
 
-fn build(pair: pest::iterators::Pair<'_, Rule>) -> Outcome {
+/// A number of a cell, which the grammar has checked is digits.
+fn cell_number(text: &str) -> Result<i64, String> {
+    text.parse()
+        .map_err(|_| format!("`{text}` is too large a number for a table cell"))
+}
+
+fn build(pair: pest::iterators::Pair<'_, Rule>) -> Result<Outcome, String> {
     let rule = pair.as_rule();
     let text = pair.as_str().trim().to_string();
     let mut inner: Vec<_> = pair.into_inner().collect();
     match rule {
         Rule::choice | Rule::both => {
-            let mut parts: Vec<Outcome> = inner.into_iter().map(build).collect();
-            if parts.len() == 1 {
+            let mut parts: Vec<Outcome> = inner.into_iter().map(build).collect::<Result<_, _>>()?;
+            Ok(if parts.len() == 1 {
                 parts.remove(0)
             } else if rule == Rule::choice {
                 Outcome::Choice(parts)
             } else {
                 Outcome::Both(parts)
-            }
+            })
         }
         Rule::optional => {
-            let base = build(inner.remove(0));
-            match inner.pop() {
-                Some(extra) => Outcome::Optional(Box::new(base), Box::new(build(extra))),
+            let base = build(inner.remove(0))?;
+            Ok(match inner.pop() {
+                Some(extra) => Outcome::Optional(Box::new(base), Box::new(build(extra)?)),
                 None => base,
-            }
+            })
         }
         Rule::sided => {
             if inner.len() == 2 {
                 let side = inner[0].as_str().to_string();
-                Outcome::Sided(side, Box::new(build(inner.remove(1))))
+                Ok(Outcome::Sided(side, Box::new(build(inner.remove(1))?)))
             } else {
                 build(inner.remove(0))
             }
         }
-        Rule::bands => Outcome::Bands(inner.into_iter().map(build).collect()),
+        Rule::bands => Ok(Outcome::Bands(
+            inner.into_iter().map(build).collect::<Result<_, _>>()?,
+        )),
         Rule::range => {
             let (lo, hi) = text.split_once('-').unwrap_or((&text, &text));
-            Outcome::Range(lo.parse().unwrap_or(0), hi.parse().unwrap_or(0))
-        }
-        Rule::number => Outcome::Number(text.parse().unwrap_or(0)),
-        Rule::nothing => Outcome::Nothing,
-        Rule::phrase => {
-            if inner.len() == 1 {
-                Outcome::Code(code(inner[0].as_str()))
-            } else {
-                let words: Vec<&str> = inner.iter().map(|p| p.as_str()).collect();
-                Outcome::Code(Code {
-                    name: words.join(" "),
-                    count: None,
-                    number: None,
-                    star: false,
-                })
+            let (lo, hi) = (cell_number(lo)?, cell_number(hi)?);
+            if lo > hi {
+                return Err(format!(
+                    "the range `{text}` runs from high to low: write `{hi}-{lo}`"
+                ));
             }
+            Ok(Outcome::Range(lo, hi))
         }
-        _ => Outcome::Code(code(&text)),
+        Rule::number => Ok(Outcome::Number(cell_number(&text)?)),
+        Rule::nothing => Ok(Outcome::Nothing),
+        Rule::phrase => Ok(if inner.len() == 1 {
+            Outcome::Code(code(inner[0].as_str()))
+        } else {
+            let words: Vec<&str> = inner.iter().map(|p| p.as_str()).collect();
+            Outcome::Code(Code {
+                name: words.join(" "),
+                count: None,
+                number: None,
+                star: false,
+            })
+        }),
+        _ => Ok(Outcome::Code(code(&text))),
     }
 }
 
@@ -237,20 +249,34 @@ enum RowKey {
     Key(String),
 }
 
-fn row_key(text: &str) -> RowKey {
+/// A row's key: a die range when it is written as numbers (`3`, `11-16`, `7+`), else a word.
+fn row_key(text: &str) -> Result<RowKey, String> {
     let t = text.trim();
-    if let Some(n) = t.strip_suffix('+').and_then(|n| n.parse().ok()) {
-        return RowKey::Range(n, i64::MAX);
+    let numeric = |s: &str| {
+        let d = s.trim().strip_prefix('-').unwrap_or(s.trim());
+        !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+    };
+    let number = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("row `{t}`: `{}` is too large a number for a roll", s.trim()))
+    };
+    if let Some(n) = t.strip_suffix('+').filter(|n| numeric(n)) {
+        return Ok(RowKey::Range(number(n)?, i64::MAX));
     }
-    if let Ok(n) = t.parse() {
-        return RowKey::Range(n, n);
+    if numeric(t) {
+        let n = number(t)?;
+        return Ok(RowKey::Range(n, n));
     }
-    if let Some((a, b)) = t.split_once('-') {
-        if let (Ok(a), Ok(b)) = (a.trim().parse(), b.trim().parse()) {
-            return RowKey::Range(a, b);
+    if let Some((a, b)) = t.split_once('-').filter(|(a, b)| numeric(a) && numeric(b)) {
+        let (a, b) = (number(a)?, number(b)?);
+        // A range from high to low would match no roll: a typo, not a key.
+        if a > b {
+            return Err(format!("row `{t}` runs from high to low: write `{b}-{a}`"));
         }
+        return Ok(RowKey::Range(a, b));
     }
-    RowKey::Key(t.to_string())
+    Ok(RowKey::Key(t.to_string()))
 }
 
 /// A loaded grid table.
@@ -384,7 +410,9 @@ impl Grid {
         shift: i64,
     ) -> Result<usize, LookupError> {
         let c = self.column_index(name, column)? as i64;
-        Ok((c + shift).clamp(0, self.columns.len() as i64 - 1) as usize)
+        // Saturating: a script's shift may be the largest number there is.
+        Ok(c.saturating_add(shift)
+            .clamp(0, self.columns.len() as i64 - 1) as usize)
     }
 }
 
@@ -457,6 +485,13 @@ fn check_table(file: TableFile, text: &str, path: &Path) -> Result<(String, Tabl
             rows,
             cells,
         } => {
+            // Every lookup ends at a column; a table without one has nothing to give.
+            if columns.is_empty() {
+                return Err(Error::at(
+                    Location::file(path),
+                    format!("table `{name}` has no columns: list at least one in `columns`"),
+                ));
+            }
             if !from.is_empty() && from.len() != columns.len() {
                 return Err(Error::at(
                     Location::file(path),
@@ -497,7 +532,7 @@ fn check_table(file: TableFile, text: &str, path: &Path) -> Result<(String, Tabl
                         }
                     });
                 }
-                out.push((row_key(&key), parsed));
+                out.push((row_key(&key).map_err(|m| Error::at(at, m))?, parsed));
             }
             Ok((
                 name,
@@ -597,20 +632,41 @@ mod tests {
         }
     }
 
+    #[test]
+    fn ranges_from_high_to_low_and_huge_numbers_are_errors() {
+        for bad in [
+            "4-2",
+            "1 | 3-1",
+            "123456789012345678901234567890",
+            "0-99999999999999999999",
+        ] {
+            assert!(
+                parse_outcome(bad).is_err(),
+                "{bad:?} should not be a result"
+            );
+        }
+        assert!(row_key("4-2").unwrap_err().contains("write `2-4`"));
+        assert!(row_key("99999999999999999999+").is_err());
+        assert_eq!(row_key("-1").unwrap(), RowKey::Range(-1, -1));
+        assert_eq!(row_key("7+").unwrap(), RowKey::Range(7, i64::MAX));
+        assert_eq!(row_key("5-5").unwrap(), RowKey::Range(5, 5));
+        assert_eq!(row_key("Rout").unwrap(), RowKey::Key("Rout".into()));
+    }
+
     fn crt() -> Grid {
         Grid {
             columns: vec!["1-2".into(), "1-1".into(), "2-1".into(), "3-1".into()],
             from: vec![0.5, 1.0, 2.0, 3.0],
             rows: vec![
                 (
-                    row_key("1"),
+                    row_key("1").unwrap(),
                     ["Ae", "Ar", "Dr", "De"]
                         .iter()
                         .map(|s| Cell::Result(parse_outcome(s).unwrap()))
                         .collect(),
                 ),
                 (
-                    row_key("2-6"),
+                    row_key("2-6").unwrap(),
                     ["Ae", "Ae", "Ex", "Dr"]
                         .iter()
                         .map(|s| Cell::Result(parse_outcome(s).unwrap()))

@@ -327,8 +327,9 @@ fn hex_matches(
     if cr.rule.units && !occupied(h) {
         return false;
     }
-    let e = elevation + cr.rule.obstacle;
-    let (lo, hi) = (ef.min(et), ef.max(et));
+    // In i64: an elevation and an obstacle are the data's numbers, each up to i32::MAX.
+    let e = i64::from(elevation) + i64::from(cr.rule.obstacle);
+    let (lo, hi) = (i64::from(ef.min(et)), i64::from(ef.max(et)));
     match cr.rule.height {
         Height::Any => true,
         Height::AboveBoth => e > hi,
@@ -447,6 +448,34 @@ mod tests {
         let two = h("0301");
         assert!(matches!(
             ev.evaluate(&m, h("0101"), h("0601"), |x| x == one || x == two),
+            Verdict::Blocked { .. }
+        ));
+    }
+
+    #[test]
+    fn the_largest_elevation_and_obstacle_do_not_overflow() {
+        let text = r#"Map(
+            name: "high",
+            numbering: (column_range: (1, 3), row_range: (1, 1)),
+            terrain_codes: {".": ["clear"]},
+            terrain: [". . ."],
+            elevation: ["0 2147483647 0"],
+        )"#;
+        let m = Map::from_str(text, Path::new("high.ron")).unwrap();
+        let tall = LosRules {
+            rules: vec![LosRule {
+                terrain: vec![],
+                height: Height::AboveBoth,
+                obstacle: i32::MAX,
+                effect: Effect::Block,
+                ..LosRule::default()
+            }],
+            hexside_pairs: PairRule::Both,
+        };
+        let ev = LosEvaluator::new(&tall, &m);
+        let h = |id: &str| m.parse(id).unwrap();
+        assert!(matches!(
+            ev.evaluate(&m, h("0101"), h("0301"), |_| false),
             Verdict::Blocked { .. }
         ));
     }

@@ -139,6 +139,71 @@ pub struct Map {
 /// Bit sets hold at most this many distinct tags or features.
 const MAX_NAMES: usize = 64;
 
+/// The most hexes a map's grid may span (a thousand by a thousand): the grid is allocated
+/// whole, so a typo in a range must not ask for gigabytes.
+const MAX_GRID: i64 = 1 << 20;
+
+/// The largest printed column or row number, and sheet offset, in either direction: far past
+/// any map, and small enough that no sum of them overflows.
+const MAX_COORD: i32 = 1 << 20;
+
+/// Checks the numbering's ranges before any of them is used: each runs from low to high, within
+/// [`MAX_COORD`], the digits per number fit a whole number, and the grid they span holds at most
+/// [`MAX_GRID`] hexes. Errors stand at the `numbering` key.
+fn check_numbering(n: &Numbering, text: &str, path: &Path) -> Result<()> {
+    let mut cur = Cursor::new(text, path);
+    cur.skip_to("numbering");
+    let at = cur.here();
+    let fail = |m: String| Err(Error::at(at.clone(), m));
+    if !(1..=6).contains(&n.digits) {
+        return fail(format!(
+            "numbering: `digits` is {}; a number of a hex id has 1 to 6 digits",
+            n.digits
+        ));
+    }
+    let mut ranges = Vec::new();
+    if n.sheets.is_empty() {
+        ranges.push(("column_range".to_string(), n.column_range));
+        ranges.push(("row_range".to_string(), n.row_range));
+    }
+    for s in &n.sheets {
+        ranges.push((format!("the columns of sheet `{}`", s.prefix), s.columns));
+        ranges.push((format!("the rows of sheet `{}`", s.prefix), s.rows));
+    }
+    for (what, (lo, hi)) in &ranges {
+        if lo > hi {
+            return fail(format!(
+                "numbering: {what} ({lo}, {hi}) runs from high to low: write ({hi}, {lo})"
+            ));
+        }
+    }
+    let offsets = n
+        .sheets
+        .iter()
+        .map(|s| s.offset.0)
+        .chain(n.sheets.iter().map(|s| s.offset.1));
+    let numbers = ranges
+        .iter()
+        .flat_map(|(_, (lo, hi))| [*lo, *hi])
+        .chain(offsets);
+    if let Some(far) = numbers
+        .into_iter()
+        .find(|v| v.unsigned_abs() > MAX_COORD.unsigned_abs())
+    {
+        return fail(format!(
+            "numbering: {far} is too far out for a column, row or sheet offset (at most {MAX_COORD} either way)"
+        ));
+    }
+    let (c0, c1, r0, r1) = n.bounds();
+    let (width, height) = (i64::from(c1 - c0) + 1, i64::from(r1 - r0) + 1);
+    if width * height > MAX_GRID {
+        return fail(format!(
+            "numbering: the map spans {width} columns by {height} rows; a map may span at most {MAX_GRID} hexes"
+        ));
+    }
+    Ok(())
+}
+
 impl Map {
     /// Loads and checks a map file.
     pub fn load(path: &Path) -> Result<Map> {
@@ -493,6 +558,7 @@ impl<'a> MapBuilder<'a> {
                 "numbering needs `column_range` and `row_range` (or `sheets`)",
             ));
         }
+        check_numbering(&numbering, text, path)?;
         let bounds = numbering.bounds();
         let (c0, c1, r0, r1) = bounds;
         let size = ((c1 - c0 + 1) * (r1 - r0 + 1)).max(0) as usize;

@@ -533,6 +533,10 @@ pub fn retreat_hexes(
 ) -> Vec<Hex> {
     let mut frontier = vec![start];
     for d in 1..=steps {
+        // Past the map's span no hex is left: a huge `steps` must not spin on.
+        if frontier.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         for h in &frontier {
             for n in map.neighbours(*h) {

@@ -90,23 +90,26 @@ impl Rank {
     /// The score of one destination.
     #[must_use]
     pub fn score(&self, map: &Map, d: &Destination) -> i64 {
-        let mut score = 0;
+        // Saturating: the weights and points are a script's numbers, and may be the largest
+        // there are; a score at the end of the range still orders the options.
+        let mut score: i64 = 0;
         if let Some(near) = self.goals.nearest(map, d.hex) {
-            score -= self.weight * (i64::from(near) - self.keep).abs();
+            let off = i64::from(near).saturating_sub(self.keep).saturating_abs();
+            score = score.saturating_sub(self.weight.saturating_mul(off));
         }
         for (group, points) in &self.hexes {
             if group.contains(d.hex) {
-                score += points;
+                score = score.saturating_add(*points);
             }
         }
         let tags = map.tag_bits(d.hex);
         for (mask, points) in &self.terrain {
             if tags & mask != 0 {
-                score += points;
+                score = score.saturating_add(*points);
             }
         }
         if d.stay {
-            score += self.stay;
+            score = score.saturating_add(self.stay);
         }
         score
     }

@@ -214,7 +214,9 @@ pub fn package() -> Module {
                 w.map(),
                 w.profile(profile)?,
                 w.hex(hex)?,
-                steps.max(0) as u32,
+                // As `hexes_within`: no retreat goes further than the map's span, and a number
+                // past `u32` must not wrap round to a short one.
+                (steps.max(0) as u64).min(u64::from(w.map().span())) as u32,
                 &blocked,
             )))
         },

@@ -138,11 +138,14 @@ pub fn package() -> Module {
             "Adds `value` (negative to take away) to track `name`, which starts at 0.",
             "Returns the new value."
         ],
-        |g: &mut GameHandle, name: &str, v: INT| -> INT {
+        |g: &mut GameHandle, name: &str, v: INT| -> Rr<INT> {
             let mut w = g.0.borrow_mut();
             let t = w.state_mut().tracks.entry(name.to_string()).or_insert(0);
-            *t += v;
-            *t
+            // A number from the data (say 2^63 - 1) may not wrap a track round.
+            *t = t.checked_add(v).ok_or_else(|| {
+                format!("add_track: track `{name}` at {t} cannot take {v} more (past the largest whole number)")
+            })?;
+            Ok(*t)
         },
     );
     reg!(
