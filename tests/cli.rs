@@ -637,7 +637,8 @@ fn resume_refuses_another_scenario_or_seed() {
         &["tests/fixtures/scenarios/flaky.ron", "--resume", save_arg],
         "",
     );
-    assert_eq!(code, Some(1), "{err}");
+    // Another game than the one saved: bad usage.
+    assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains(&format!(
             "the saved game is of {SKIRMISH}, not tests/fixtures/scenarios/flaky.ron"
@@ -645,7 +646,7 @@ fn resume_refuses_another_scenario_or_seed() {
         "{err}"
     );
     let (code, _, err) = play_typing(&["--resume", save_arg, "--seed", "2"], "");
-    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("the saved game's seed is 1"), "{err}");
 }
 

@@ -6,7 +6,7 @@
 //! `muster-save.ron`. A game that fails keeps its answers up to the failure there too (or in
 //! `muster-recover.ron`), for a fixed ruleset to resume.
 
-use super::{parse_agents, parse_options};
+use super::{parse_agents, parse_options, usage};
 use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
 use muster_interpreter::world::save::{resume_hint, Progress, SaveFile};
@@ -88,7 +88,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             game
         }
         (None, Some(scenario)) => Game::from_scenario(scenario, &opts)?,
-        (None, None) => anyhow::bail!("muster play needs a SCENARIO, or --resume FILE"),
+        (None, None) => return Err(usage("muster play needs a SCENARIO, or --resume FILE")),
     };
     // A resumed game is kept in its own file unless --save names another.
     let keep_in = a.save.clone().or_else(|| a.resume.clone());
@@ -144,7 +144,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
 
 /// What the command line may add to `--resume`: the saved game's own scenario, seed and options,
 /// or none; agents, freely (they override the saved ones). Anything else would play another
-/// game than the one saved, so it is an error rather than a guess.
+/// game than the one saved, so it is a usage error rather than a guess.
 fn check_resume(
     a: &Args,
     opts: &GameOptions,
@@ -154,23 +154,23 @@ fn check_resume(
     if let Some(given) = scenario {
         let same = |p: &Path| std::fs::canonicalize(p).ok();
         if given != save.scenario && same(given).is_none_or(|g| Some(g) != same(&save.scenario)) {
-            anyhow::bail!(
+            return Err(usage(format!(
                 "--resume: the saved game is of {}, not {}; leave out the scenario (the save names it)",
                 save.scenario.display(),
                 given.display()
-            );
+            )));
         }
     }
     if a.seed.is_some_and(|s| s != save.seed) {
-        anyhow::bail!(
+        return Err(usage(format!(
             "--resume: the saved game's seed is {}; --seed cannot change it",
             save.seed
-        );
+        )));
     }
     if !a.options.is_empty() && opts.options != save.options {
-        anyhow::bail!(
-            "--resume: the saved game keeps its own options; --option cannot change them"
-        );
+        return Err(usage(
+            "--resume: the saved game keeps its own options; --option cannot change them",
+        ));
     }
     Ok(())
 }
