@@ -769,10 +769,10 @@ fn mutated_content_never_panics_hangs_or_exhausts_memory() {
     let handles: Vec<_> = (0..jobs)
         .map(|w| {
             let shared = Arc::clone(&shared);
-            // The stack of the command line's main thread: a case must not need more.
+            // The stack the command line gives its scripts' thread: a case must not need more.
             std::thread::Builder::new()
                 .name(format!("fuzz-{w}"))
-                .stack_size(8 << 20)
+                .stack_size(muster_interpreter::host::engine::SCRIPT_THREAD_STACK)
                 .spawn(move || worker(&shared, w))
                 .unwrap()
         })
