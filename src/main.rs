@@ -36,6 +36,8 @@ enum Command {
     Simulate(commands::simulate::Args),
     /// Run example files and report `N passed, N failed`.
     Verify(commands::verify::Args),
+    /// Write a played game (a log of `play --log`, or a save) as one HTML page to step through.
+    Replay(commands::replay::Args),
     /// Judge line of sight between two hexes of a scenario.
     Los(commands::los::Args),
     /// Write the script API's Rhai definition files, or print its reference.
@@ -68,6 +70,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Check(a) => commands::check::exec(&a, format),
         Command::Verify(a) => commands::verify::exec(&a),
         Command::Simulate(a) => commands::simulate::exec(&a),
+        Command::Replay(a) => commands::replay::exec(&a),
         Command::Los(a) => commands::los::exec(&a),
         Command::Api(a) => commands::api::exec(&a),
     };

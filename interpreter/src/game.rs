@@ -307,14 +307,17 @@ impl Game {
             origin.map.clone(),
             &origin.opts,
         )?;
-        let (terminal, progress) = {
+        let (terminal, progress, watcher) = {
             let mut w = self.handle.0.borrow_mut();
-            (w.take_terminal(), w.progress().clone())
+            (w.take_terminal(), w.progress().clone(), w.take_watcher())
         };
         progress.lock().keep(keep);
         {
             let mut w = fresh.handle.0.borrow_mut();
             w.set_terminal(terminal);
+            if let Some(watcher) = watcher {
+                w.set_watcher(watcher);
+            }
             w.set_progress(progress);
             w.begin_replay(false);
         }
@@ -382,6 +385,20 @@ impl Game {
     /// Replaces how a human is asked (tests).
     pub fn set_terminal(&mut self, t: Box<dyn Terminal>) {
         self.handle.0.borrow_mut().set_terminal(t);
+    }
+
+    /// Hands the game to a watcher, told of every record and move route from now on (see
+    /// [`crate::world::Watcher`]); it follows the game through undo.
+    pub fn set_watcher(&mut self, watcher: Box<dyn crate::world::Watcher>) {
+        self.handle.0.borrow_mut().set_watcher(watcher);
+    }
+
+    /// The first line of the game's log as `muster play --log` writes it: the game's start
+    /// (scenario, ruleset and version, seed, options, agents), which with the log's decisions
+    /// plays the game again.
+    #[must_use]
+    pub fn log_header(&self) -> crate::world::log::Header {
+        self.progress().lock().file().header()
     }
 
     /// Queues forced dice values.
@@ -490,12 +507,11 @@ impl Game {
     /// Plays one game turn and moves the turn marker on.
     pub fn play_turn(&mut self) -> Result<()> {
         self.set_up()?;
-        let turn = self.handle.0.borrow().state().turn;
-        self.handle
-            .0
-            .borrow_mut()
-            .log_mut()
-            .push(turn, crate::world::log::Entry::Turn { number: turn });
+        {
+            let mut w = self.handle.0.borrow_mut();
+            let number = w.state().turn;
+            w.record(crate::world::log::Entry::Turn { number });
+        }
         let _ = self.call("game_turn", vec![])?;
         let mut w = self.handle.0.borrow_mut();
         if !w.state().ended {

@@ -9,6 +9,7 @@
 use super::{parse_agents, parse_options, usage};
 use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
+use muster_interpreter::tools::replay::Recording;
 use muster_interpreter::world::save::{resume_hint, Progress, SaveFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -30,9 +31,13 @@ pub struct Args {
     /// Switch a scenario option: NAME=VALUE (a resumed game keeps its own).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// Write the game log (JSON lines) to this file.
+    /// Write the game log (JSON lines) to this file: a header line with the game's start, then
+    /// one record a line (`muster replay` plays the game again from it).
     #[arg(long)]
     pub log: Option<PathBuf>,
+    /// Write the game as one HTML page to step through (as `muster replay` does).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Save the game here after every turn and whenever a person is asked; `quit`, the end of
     /// input and Ctrl-C save here too (else in the --resume file, else in muster-save.ron).
     /// Resume with --resume.
@@ -94,6 +99,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let keep_in = a.save.clone().or_else(|| a.resume.clone());
     game.set_save_to(keep_in.clone());
     save_on_interrupt(game.progress());
+    let recording = a.html.as_ref().map(|_| Recording::watch(&mut game));
     let started = std::time::Instant::now();
     let operations_before = muster_interpreter::host::engine::operations();
     let outcome = game.play();
@@ -109,7 +115,12 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         print_line_profile(&game, &lines::take(), 40);
     }
     if let Some(p) = &a.log {
-        write_atomically(p, &game.log().to_jsonl())?;
+        let log = format!("{}{}", game.log_header().to_line(), game.log().to_jsonl());
+        write_atomically(p, &log)?;
+    }
+    if let (Some(p), Some(r)) = (&a.html, &recording) {
+        let from = a.scenario.as_deref().or(a.resume.as_deref()).unwrap_or(p);
+        write_atomically(p, &r.page(&game, &super::replay::title(&game, from)))?;
     }
     match outcome {
         Ok(Played::Over(result)) => {

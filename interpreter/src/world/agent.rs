@@ -7,8 +7,8 @@
 //! A person answers with a number or a command ([`Reply`]): undo, save, quit, help; end of
 //! input saves and stops as quit does.
 
-use crate::error::{read_file, Error, Result};
-use crate::world::log::{Entry, Record};
+use crate::error::{Error, Result};
+use crate::world::log::{Entry, LogFile};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -72,20 +72,11 @@ impl AgentKind {
     }
 }
 
-/// The answers a side gave in a JSON-lines game log.
+/// The answers a side gave in a JSON-lines game log (its header line, if any, passed over).
 pub fn recorded_answers(path: &Path, side: &str) -> Result<VecDeque<usize>> {
-    let text = read_file(path)?;
+    let log = LogFile::load(path)?;
     let mut out = VecDeque::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let rec: Record = serde_json::from_str(line).map_err(|e| {
-            Error::at(
-                crate::error::Location::new(path, i + 1, e.column()),
-                format!("not a log record: {e}"),
-            )
-        })?;
+    for rec in log.records {
         if let Entry::Decision {
             side: s,
             choice,

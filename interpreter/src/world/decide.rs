@@ -256,17 +256,13 @@ pub fn log_decision(
             None => answers.record(answer),
         }
     }
-    let turn = w.state.turn;
-    w.log.push(
-        turn,
-        Entry::Decision {
-            side: side.to_string(),
-            kind: kind.to_string(),
-            choice: index,
-            label,
-            agent: agent.to_string(),
-        },
-    );
+    w.record(Entry::Decision {
+        side: side.to_string(),
+        kind: kind.to_string(),
+        choice: index,
+        label,
+        agent: agent.to_string(),
+    });
     if replay_done {
         w.end_replay();
     }

@@ -1,8 +1,88 @@
 //! The game log: structured records of every roll, decision and rules event
 //! (written as JSON lines), and a readable narration of them.
 
+use crate::error::{Error, Location, Result};
+use crate::value::Value;
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The log format this version writes in its header line ([`Header::log`]).
+pub const LOG_FORMAT: u32 = 1;
+
+/// The first line of a log that `muster play --log` writes: the game's start, so that the
+/// game can be played again from the log (its decision records are the answers). A save
+/// ([`crate::world::save::SaveFile`]) without its answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// The log format ([`LOG_FORMAT`]); also what tells the header from a record.
+    pub log: u32,
+    /// The scenario, as the command line named it.
+    pub scenario: PathBuf,
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The ruleset's version when the game was played.
+    pub rules_version: String,
+    /// The seed of the dice.
+    pub seed: u64,
+    /// The options that overrode the scenario's (`--option`).
+    #[serde(default)]
+    pub options: IndexMap<String, Value>,
+    /// Who played each side, as the command line writes it.
+    pub agents: IndexMap<String, String>,
+}
+
+impl Header {
+    /// The header as one JSON line, newline included.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default() + "\n"
+    }
+}
+
+/// A log read back: its header, if it has one (logs before format 1 have none), and its
+/// records.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogFile {
+    /// The game's start, from the first line.
+    pub header: Option<Header>,
+    /// The records, in order.
+    pub records: Vec<Record>,
+}
+
+impl LogFile {
+    /// Reads a JSON-lines log from `path`.
+    pub fn load(path: &Path) -> Result<LogFile> {
+        LogFile::parse(&crate::error::read_file(path)?, path)
+    }
+
+    /// Reads JSON-lines log text, read from `path` (for the places of errors): a header line
+    /// first, or none, then one record a line; blank lines are passed over.
+    pub fn parse(text: &str, path: &Path) -> Result<LogFile> {
+        let mut out = LogFile::default();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = |e: &serde_json::Error| Location::new(path, i + 1, e.column());
+            if out.header.is_none()
+                && out.records.is_empty()
+                && line.trim_start().starts_with("{\"log\":")
+            {
+                let h = serde_json::from_str(line)
+                    .map_err(|e| Error::at(at(&e), format!("not a log header: {e}")))?;
+                out.header = Some(h);
+                continue;
+            }
+            let rec = serde_json::from_str(line)
+                .map_err(|e| Error::at(at(&e), format!("not a log record: {e}")))?;
+            out.records.push(rec);
+        }
+        Ok(out)
+    }
+}
 
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,6 +122,14 @@ pub enum Entry {
         kind: String,
         /// Readable text.
         text: String,
+        /// The hexes the event comes from (a combat's attackers), by printed id: only when the
+        /// script says (`game.event(kind, text, #{ from, to })`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        from: Vec<String>,
+        /// The hex the event goes to (a combat's target), by printed id: only when the script
+        /// says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<String>,
     },
 }
 
@@ -93,7 +181,8 @@ pub struct Log {
 }
 
 impl Log {
-    /// Adds a record.
+    /// Adds a record (the world's [`crate::world::World::record`] is the one caller, so that a
+    /// watcher sees every record).
     pub fn push(&mut self, turn: i64, entry: Entry) {
         let rec = Record {
             seq: self.records.len(),

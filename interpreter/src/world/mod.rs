@@ -26,7 +26,7 @@ use crate::ruleset::Ruleset;
 use agent::{AgentKind, Answer, StdTerminal, Stop, Terminal};
 use dice::{Dice, Stream};
 use indexmap::IndexMap;
-use log::{Entry, Log};
+use log::{Entry, Log, Record};
 use rhai::{Array, EvalAltResult, INT};
 use rustc_hash::FxHashMap as HashMap;
 use save::Progress;
@@ -94,6 +94,25 @@ pub struct World {
     /// Why the game stopped at the terminal, once it has (undo, quit, end of input): every
     /// decision from then on fails at once, so the scripts unwind to the game's loop.
     stop: Option<Stop>,
+    /// Who watches the game record by record (a replay being drawn), if anyone.
+    watcher: Option<Box<dyn Watcher>>,
+}
+
+/// One who watches a game as it is played: told of every log record as it is added, with the
+/// state as it stands then, and of the route of every move chosen with `choose_move`. A
+/// replay page ([`crate::tools`]) is drawn so. A watcher only looks: it cannot change the
+/// game. A game with no watcher pays one test of an `Option` per record.
+pub trait Watcher {
+    /// A record was added to the log; `state` is the state as it stands after it (a game
+    /// started again on undo starts its records from 0 again).
+    fn record(&mut self, state: &State, record: &Record);
+
+    /// A side chose to move to the end of `route` (the hexes passed through, both ends
+    /// included); the unit standing at its start moves there after this, unless the rules
+    /// stop it on the way.
+    fn route(&mut self, route: &[Hex]) {
+        let _ = route;
+    }
 }
 
 /// What ends a replay: the narration comes back on, and a resumed game says where it stands.
@@ -186,7 +205,7 @@ impl World {
         &self.log
     }
 
-    /// The log, to add to or restore.
+    /// The log, to change how it echoes (records are added with [`World::record`]).
     pub fn log_mut(&mut self) -> &mut Log {
         &mut self.log
     }
@@ -469,32 +488,64 @@ impl World {
         }
     }
 
+    /// Adds a record of `entry` to the log at the current turn, and shows it to the watcher:
+    /// every record goes through here.
+    pub fn record(&mut self, entry: Entry) {
+        self.log.push(self.state.turn, entry);
+        if let (Some(w), Some(r)) = (self.watcher.as_mut(), self.log.records().last()) {
+            w.record(&self.state, r);
+        }
+    }
+
+    /// Tells the watcher, if any, the route of a move just chosen (see [`Watcher::route`]).
+    pub fn note_route(&mut self, route: &[Hex]) {
+        if let Some(w) = self.watcher.as_mut() {
+            w.route(route);
+        }
+    }
+
+    /// Hands the game to a watcher from now on (see [`Watcher`]).
+    pub fn set_watcher(&mut self, watcher: Box<dyn Watcher>) {
+        self.watcher = Some(watcher);
+    }
+
+    /// Takes the watcher away, if any (a game started again on undo keeps its watcher).
+    pub fn take_watcher(&mut self) -> Option<Box<dyn Watcher>> {
+        self.watcher.take()
+    }
+
     /// Logs an event of `kind` at the current turn.
     pub fn event(&mut self, kind: &str, text: String) {
-        let turn = self.state.turn;
-        self.log.push(
-            turn,
-            Entry::Event {
-                kind: kind.to_string(),
-                text,
-            },
-        );
+        self.event_between(kind, text, Vec::new(), None);
+    }
+
+    /// Logs an event of `kind` at the current turn that goes from the hexes `from` to the hex
+    /// `to` (printed ids): a combat's attackers and target, drawn as an arrow by a replay.
+    pub fn event_between(
+        &mut self,
+        kind: &str,
+        text: String,
+        from: Vec<String>,
+        to: Option<String>,
+    ) {
+        self.record(Entry::Event {
+            kind: kind.to_string(),
+            text,
+            from,
+            to,
+        });
     }
 
     /// Rolls the named dice together (forced values first), logs each roll and returns the
     /// values in order.
     pub fn roll(&mut self, dice: &[String]) -> Rr<Vec<i64>> {
         let rolls = self.dice.roll_group(dice).map_err(|e| e.to_string())?;
-        let turn = self.state.turn;
         for r in &rolls {
-            self.log.push(
-                turn,
-                Entry::Roll {
-                    die: r.die.clone(),
-                    value: r.value,
-                    forced: r.forced,
-                },
-            );
+            self.record(Entry::Roll {
+                die: r.die.clone(),
+                value: r.value,
+                forced: r.forced,
+            });
         }
         Ok(rolls.into_iter().map(|r| r.value).collect())
     }
@@ -566,6 +617,7 @@ impl World {
             }),
             replay_end: None,
             stop: None,
+            watcher: None,
         }
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::error::{read_file, Error, Location, Result};
 use crate::value::Value;
+use crate::world::log::{Entry, Header, LogFile, LOG_FORMAT};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -66,6 +67,62 @@ pub struct SaveFile {
 }
 
 impl SaveFile {
+    /// The game's start as a log's header line keeps it (the save without its answers).
+    #[must_use]
+    pub fn header(&self) -> Header {
+        Header {
+            log: LOG_FORMAT,
+            scenario: self.scenario.clone(),
+            ruleset: self.ruleset.clone(),
+            rules_version: self.rules_version.clone(),
+            seed: self.seed,
+            options: self.options.clone(),
+            agents: self.agents.clone(),
+        }
+    }
+
+    /// The save of a game played as `log` records it: its header's start, and its decisions
+    /// as the answers (those of one option asked nobody, and are not kept). A log without a
+    /// header (written before logs had one) cannot be played again: an error at `path`.
+    pub fn from_log(log: &LogFile, path: &Path) -> Result<SaveFile> {
+        let Some(h) = &log.header else {
+            return Err(Error::at(
+                Location::file(path),
+                "this log has no header line (the game's start), so the game cannot be played again from it; logs written by `muster play --log` have one",
+            ));
+        };
+        let answers = log
+            .records
+            .iter()
+            .filter_map(|r| match &r.entry {
+                Entry::Decision {
+                    side,
+                    kind,
+                    choice,
+                    label,
+                    agent,
+                } if agent != "only" => Some(Answered {
+                    side: side.clone(),
+                    kind: kind.clone(),
+                    choice: *choice,
+                    label: label.clone(),
+                    agent: agent.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        Ok(SaveFile {
+            format: FORMAT,
+            scenario: h.scenario.clone(),
+            ruleset: h.ruleset.clone(),
+            rules_version: h.rules_version.clone(),
+            seed: h.seed,
+            options: h.options.clone(),
+            agents: h.agents.clone(),
+            answers,
+        })
+    }
+
     /// The save as RON text: one line a field, one line an answer.
     pub fn to_text(&self) -> Result<String> {
         // Depth 2 puts each answer on a line of its own: a long game stays readable.

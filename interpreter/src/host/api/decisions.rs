@@ -266,7 +266,8 @@ fn choose_move(
     if let Some(d) = dests.get(index) {
         let route = reach.route_to(d.hex).unwrap_or_default();
         let route: Array = {
-            let w = g.0.borrow();
+            let mut w = g.0.borrow_mut();
+            w.note_route(&route);
             route.into_iter().map(|h| w.hex_id(h).into()).collect()
         };
         if let Some(mut m) = chosen.write_lock::<RMap>() {

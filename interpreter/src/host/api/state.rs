@@ -412,6 +412,17 @@ pub fn package() -> Module {
         g.0.borrow_mut().event(kind, text.to_string())
     },
     );
+    reg!(
+        m,
+        "event",
+        &["game", "kind", "text", "between"],
+        &[
+            "Logs a rules event of `kind` with `text`, as `event(kind, text)` does, that goes between hexes: `between` is `#{ from: [hexes], to: hex }` (each key optional),",
+            "a combat's attackers and its target, say, which a replay draws as an arrow labelled with the text. The hexes are checked and kept in the log record.",
+            "Returns nothing; an unknown key or a hex not on the map is an error.",
+        ],
+        event_between,
+    );
     // Decisions.
     // Profiling aids for ruleset authors (`muster play --profile`): time spent between
     // `game.timer(name)` and `game.timer_end(name)`. Rules never see the times.
@@ -579,27 +590,34 @@ fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
     Ok(item.into())
 }
 
+/// Backs the script function `event` with hexes, registered and documented in [`package`].
+fn event_between(g: &mut GameHandle, kind: &str, text: &str, between: rhai::Map) -> Rr<()> {
+    crate::host::args::check_keys(&between, &["from", "to"], "the event's hexes")?;
+    let mut w = g.0.borrow_mut();
+    let from = match between.get("from") {
+        Some(d) => crate::host::args::hex_list(&w, d, "`from`")?,
+        None => Vec::new(),
+    };
+    let from = from.into_iter().map(|h| w.map().id(h)).collect();
+    let to = match between.get("to") {
+        Some(d) => Some(w.map().id(crate::host::args::hex_arg(&w, d, "to")?)),
+        None => None,
+    };
+    w.event_between(kind, text.to_string(), from, to);
+    Ok(())
+}
+
 /// Backs the script function `reroll`, registered and documented in [`package`].
 fn reroll(g: &mut GameHandle) -> Rr<Array> {
     let mut w = g.0.borrow_mut();
     let rolls = w.dice_mut().reroll().map_err(|e| e.to_string())?;
-    let turn = w.state().turn;
-    w.log_mut().push(
-        turn,
-        crate::world::log::Entry::Event {
-            kind: "reroll".into(),
-            text: "the last roll is rolled again".into(),
-        },
-    );
+    w.event("reroll", "the last roll is rolled again".into());
     for r in &rolls {
-        w.log_mut().push(
-            turn,
-            crate::world::log::Entry::Roll {
-                die: r.die.clone(),
-                value: r.value,
-                forced: r.forced,
-            },
-        );
+        w.record(crate::world::log::Entry::Roll {
+            die: r.die.clone(),
+            value: r.value,
+            forced: r.forced,
+        });
     }
     Ok(rolls
         .into_iter()
