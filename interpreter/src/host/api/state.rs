@@ -418,7 +418,8 @@ pub fn package() -> Module {
         &["game", "kind", "text", "between"],
         &[
             "Logs a rules event of `kind` with `text`, as `event(kind, text)` does, that goes between hexes: `between` is `#{ from: [hexes], to: hex }` (each key optional),",
-            "a combat's attackers and its target, say, which a replay draws as an arrow labelled with the text. The hexes are checked and kept in the log record.",
+            "a combat's attackers and its target, say, which a replay draws as an arrow labelled with the text. The hexes are checked and kept in the log record;",
+            "`()` in `from` (a unit off the map, as `locations` gives it) is passed over, and a hex given twice is kept once.",
             "Returns nothing; an unknown key or a hex not on the map is an error.",
         ],
         event_between,
@@ -594,11 +595,23 @@ fn draw(g: &mut GameHandle, name: &str) -> Rr<Dynamic> {
 fn event_between(g: &mut GameHandle, kind: &str, text: &str, between: rhai::Map) -> Rr<()> {
     crate::host::args::check_keys(&between, &["from", "to"], "the event's hexes")?;
     let mut w = g.0.borrow_mut();
+    // `()` (a unit off the map, from `locations`) is passed over; a hex given twice is kept once.
     let from = match between.get("from") {
-        Some(d) => crate::host::args::hex_list(&w, d, "`from`")?,
+        Some(d) => match d.read_lock::<Array>() {
+            Some(a) => {
+                let on_map: Array = a.iter().filter(|x| !x.is_unit()).cloned().collect();
+                crate::host::args::hexes(&w, &on_map)?
+            }
+            None => crate::host::args::hex_list(&w, d, "`from`")?,
+        },
         None => Vec::new(),
     };
-    let from = from.into_iter().map(|h| w.map().id(h)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let from = from
+        .into_iter()
+        .filter(|h| seen.insert(*h))
+        .map(|h| w.map().id(h))
+        .collect();
     let to = match between.get("to") {
         Some(d) => Some(w.map().id(crate::host::args::hex_arg(&w, d, "to")?)),
         None => None,
