@@ -424,11 +424,12 @@ fn recorded_answers_replay_a_mixed_sedgwick_game() {
         b.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{out}");
-    // The same records, but for who answered.
+    // The same records, but for who answered (the header line names the agents: passed over).
     let records = |p: &std::path::Path| -> Vec<serde_json::Value> {
         std::fs::read_to_string(p)
             .unwrap()
             .lines()
+            .skip(1)
             .map(|l| {
                 let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
                 if let Some(o) = v.as_object_mut() {

@@ -232,3 +232,74 @@ impl Log {
         self.records.iter().map(|r| r.narrate() + "\n").collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            log: LOG_FORMAT,
+            scenario: "s.ron".into(),
+            ruleset: "r".into(),
+            rules_version: "1".into(),
+            seed: 7,
+            options: IndexMap::new(),
+            agents: [("red".to_string(), "bot".to_string())]
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_log_reads_back_with_its_header_and_records() {
+        let mut log = Log::default();
+        log.push(1, Entry::Turn { number: 1 });
+        log.push(
+            1,
+            Entry::Event {
+                kind: "combat".into(),
+                text: "x".into(),
+                from: vec!["0101".into()],
+                to: Some("0102".into()),
+            },
+        );
+        let text = format!("{}{}", header().to_line(), log.to_jsonl());
+        assert!(text.starts_with("{\"log\":1,"), "{text}");
+        let back = LogFile::parse(&text, Path::new("g.jsonl")).unwrap();
+        assert_eq!(back.header, Some(header()));
+        assert_eq!(back.records, log.records());
+        // Without a header, the records alone.
+        let bare = LogFile::parse(&log.to_jsonl(), Path::new("g.jsonl")).unwrap();
+        assert_eq!((bare.header, bare.records.len()), (None, 2));
+    }
+
+    #[test]
+    fn an_event_without_hexes_is_written_as_before() {
+        let mut log = Log::default();
+        log.push(
+            2,
+            Entry::Event {
+                kind: "note".into(),
+                text: "hello".into(),
+                from: Vec::new(),
+                to: None,
+            },
+        );
+        assert_eq!(
+            log.to_jsonl(),
+            "{\"seq\":0,\"turn\":2,\"type\":\"event\",\"kind\":\"note\",\"text\":\"hello\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_header_after_a_record_is_an_error_at_its_line() {
+        let mut log = Log::default();
+        log.push(1, Entry::Turn { number: 1 });
+        let text = format!("{}{}", log.to_jsonl(), header().to_line());
+        let e = LogFile::parse(&text, Path::new("g.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("g.jsonl:2:"), "{e}");
+    }
+}

@@ -370,4 +370,33 @@ mod tests {
         a.keep(1);
         assert_eq!((a.replayed(), a.pending_len()), (0, 1));
     }
+
+    #[test]
+    fn a_log_is_a_save_of_its_decisions_but_those_of_one_option() {
+        use crate::world::log::{Log, LogFile};
+        let mut log = Log::default();
+        for (choice, agent) in [(1, "human"), (0, "only"), (0, "human")] {
+            log.push(
+                1,
+                Entry::Decision {
+                    side: "red".into(),
+                    kind: "move".into(),
+                    choice,
+                    label: format!("option {choice}"),
+                    agent: agent.into(),
+                },
+            );
+        }
+        let text = format!("{}{}", file().header().to_line(), log.to_jsonl());
+        let read = LogFile::parse(&text, Path::new("g.jsonl")).unwrap();
+        assert_eq!(
+            SaveFile::from_log(&read, Path::new("g.jsonl")).unwrap(),
+            file()
+        );
+        let bare = LogFile::parse(&log.to_jsonl(), Path::new("g.jsonl")).unwrap();
+        let e = SaveFile::from_log(&bare, Path::new("g.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no header line"), "{e}");
+    }
 }
