@@ -596,6 +596,55 @@ mod tests {
         assert_eq!(col.seen[0].units.len(), 1, "measured from the start again");
     }
 
+    /// Keeps the units after every record of a game as it is played.
+    struct Snapshots(Rc<RefCell<Vec<Vec<Unit>>>>);
+
+    impl Watcher for Snapshots {
+        fn record(&mut self, state: &State, _record: &Record) {
+            self.0
+                .borrow_mut()
+                .push(state.units.values().cloned().collect());
+        }
+    }
+
+    #[test]
+    fn a_logged_game_is_rebuilt_at_any_record() {
+        let scenario = Path::new("../tests/demo/scenarios/demo/skirmish.ron");
+        let opts = GameOptions {
+            seed: 1,
+            ..GameOptions::default()
+        };
+        let mut game = Game::from_scenario(scenario, &opts).unwrap();
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        game.set_watcher(Box::new(Snapshots(seen.clone())));
+        game.run(None).unwrap();
+        let dir = std::env::temp_dir().join(format!("muster-replay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("demo.jsonl");
+        let text = format!("{}{}", game.log_header().to_line(), game.log().to_jsonl());
+        std::fs::write(&log, text).unwrap();
+        let (again, recording) = replay(&log).unwrap();
+        let seen = seen.borrow();
+        assert_eq!(recording.len(), seen.len());
+        assert_eq!(again.log().records(), game.log().records());
+        for n in [1, seen.len() / 2, seen.len()] {
+            assert_eq!(
+                recording.units_after(n).as_ref(),
+                Some(&seen[n - 1]),
+                "after record {n}"
+            );
+        }
+        let (_, at) = position_at(&log, seen.len() / 2).unwrap();
+        let units: Vec<Unit> = at.units.values().cloned().collect();
+        assert_eq!(units, seen[seen.len() / 2 - 1]);
+        assert!(position_at(&log, seen.len() + 1).is_err());
+        // The page holds every record and draws from the board's counters.
+        let page = recording.page(&again, "demo");
+        assert!(page.contains("<g id=\"L0\">") && page.contains("const DATA = {"));
+        assert!(!page.contains("/*DATA*/") && !page.contains("<!--SVG-->"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn escape_leaves_no_markup() {
         assert_eq!(

@@ -13,7 +13,7 @@ pub const LOG_FORMAT: u32 = 1;
 
 /// The first line of a log that `muster play --log` writes: the game's start, so that the
 /// game can be played again from the log (its decision records are the answers). A save
-/// ([`crate::world::save::SaveFile`]) without its answers.
+/// (`save::SaveFile`) without its answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {

@@ -100,7 +100,7 @@ pub struct World {
 
 /// One who watches a game as it is played: told of every log record as it is added, with the
 /// state as it stands then, and of the route of every move chosen with `choose_move`. A
-/// replay page ([`crate::tools`]) is drawn so. A watcher only looks: it cannot change the
+/// replay page (`muster replay`) is drawn so. A watcher only looks: it cannot change the
 /// game. A game with no watcher pays one test of an `Option` per record.
 pub trait Watcher {
     /// A record was added to the log; `state` is the state as it stands after it (a game
