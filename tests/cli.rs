@@ -853,3 +853,58 @@ fn profile_lines_says_how_to_get_a_build_that_can() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--features line-profile"), "{err}");
 }
+
+#[test]
+fn render_draws_a_scenario_and_a_save_where_it_stopped() {
+    let dir = std::env::temp_dir().join(format!("muster-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = "tests/demo/scenarios/demo/skirmish.ron";
+    let start = dir.join("start.svg");
+    let code = muster()
+        .args(["render", scenario, "-o", start.to_str().unwrap()])
+        .output()
+        .unwrap()
+        .status
+        .code();
+    assert_eq!(code, Some(0));
+    let start = std::fs::read_to_string(&start).unwrap();
+    assert!(start.contains(r#"<g class="unit" data-unit="#), "{start}");
+    // A person answers three decisions and quits: the save holds them.
+    let save = dir.join("game.ron");
+    let out = muster()
+        .args(["play", scenario, "--agent", "red=human", "--save"])
+        .arg(&save)
+        .write_stdin("2\n2\n2\nquit\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (saved, code) = stdout(&["render", "--save", save.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let hexes = |svg: &str| -> Vec<String> {
+        svg.lines()
+            .filter(|l| l.starts_with(r#"<g class="unit""#))
+            .map(|l| l.split("transform").next().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_ne!(
+        hexes(&start),
+        hexes(&saved),
+        "the saved game's units have moved"
+    );
+    // A save of another scenario than the one named is a usage error.
+    let (_, code) = stdout(&[
+        "render",
+        "scenarios/last_victory/chickamauga.ron",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    let (_, code) = stdout(&["render", scenario, "--hex-size", "0"]);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,5 +1,6 @@
 //! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
-//! (batch runs) and `api` (the script API's definition files and reference).
+//! (batch runs), `render` (a position as SVG) and `api` (the script API's definition files and
+//! reference).
 //!
 //! Invariant: tools drive games only through [`crate::game::Game`] and
 //! [`crate::host::compiled::CompiledRuleset`] (and `api` through the engine games run on);
@@ -7,5 +8,6 @@
 
 pub mod api;
 pub mod check;
+pub mod render;
 pub mod simulate;
 pub mod verify;
