@@ -739,9 +739,10 @@ impl<'a> Board<'a> {
             } else {
                 String::new()
             };
+            let anchor = if fit.is_empty() { "middle" } else { "start" };
             let _ = write!(
                 out,
-                r#"<text x="{}" y="{}" font-size="{}" fill="{ink}" text-anchor="middle"{}{fit}>{}</text>"#,
+                r#"<text x="{}" y="{}" font-size="{}" fill="{ink}" text-anchor="{anchor}"{}{fit}>{}</text>"#,
                 num(if fit.is_empty() { 0.0 } else { -c * 0.45 }),
                 num(y),
                 num(size),
