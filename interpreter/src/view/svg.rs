@@ -206,8 +206,9 @@ impl<'a> Board<'a> {
         if b.0 > b.2 {
             return (0.0, 0.0, self.size, self.size);
         }
-        let m = self.size * 1.2;
-        (b.0 - m, b.1 - m, b.2 - b.0 + 2.0 * m, b.3 - b.1 + 2.0 * m)
+        // A wider margin above, for the caption.
+        let (m, top) = (self.size * 1.2, self.size * 1.8);
+        (b.0 - m, b.1 - top, b.2 - b.0 + 2.0 * m, b.3 - b.1 + m + top)
     }
 
     /// The two ends of the hexside between neighbours `a` and `b`.
@@ -253,6 +254,23 @@ impl<'a> Board<'a> {
         out.push_str(&self.defs());
         out.push_str(&self.map_layer());
         out.push_str(&self.units_layer(state));
+        // Where the game stands, in the margin above the map.
+        let mut caption = self.map.name.clone();
+        if state.turn != 0 {
+            let _ = write!(caption, " · turn {}", state.turn);
+        }
+        if !state.phase.is_empty() {
+            let _ = write!(caption, " · {}", state.phase);
+        }
+        let _ = write!(
+            out,
+            r#"<text class="caption" x="{}" y="{}" font-size="{}" fill="{}">{}</text>"#,
+            num(x + self.size * 0.3),
+            num(y + self.size * 0.55),
+            num(self.size * 0.4),
+            self.style.places,
+            escape(&caption)
+        );
         out.push_str("</svg>\n");
         // One element a line: a file a person can read and diff. No element holds another's
         // text, so the breaks fall only between elements.
