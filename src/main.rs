@@ -40,6 +40,8 @@ enum Command {
     Replay(commands::replay::Args),
     /// Judge line of sight between two hexes of a scenario.
     Los(commands::los::Args),
+    /// Draw a scenario's map and units, or a saved game where it stopped, as SVG.
+    Render(commands::render::Args),
     /// Write the script API's Rhai definition files, or print its reference.
     Api(commands::api::Args),
 }
@@ -72,6 +74,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Simulate(a) => commands::simulate::exec(&a),
         Command::Replay(a) => commands::replay::exec(&a),
         Command::Los(a) => commands::los::exec(&a),
+        Command::Render(a) => commands::render::exec(&a),
         Command::Api(a) => commands::api::exec(&a),
     };
     match result {

@@ -854,3 +854,141 @@ fn profile_lines_says_how_to_get_a_build_that_can() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--features line-profile"), "{err}");
 }
+
+#[test]
+fn render_draws_a_scenario_and_a_save_where_it_stopped() {
+    let dir = std::env::temp_dir().join(format!("muster-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = "tests/demo/scenarios/demo/skirmish.ron";
+    let start = dir.join("start.svg");
+    let code = muster()
+        .args(["render", scenario, "-o", start.to_str().unwrap()])
+        .output()
+        .unwrap()
+        .status
+        .code();
+    assert_eq!(code, Some(0));
+    let start = std::fs::read_to_string(&start).unwrap();
+    assert!(start.contains(r#"<g class="unit" data-unit="#), "{start}");
+    // A person answers three decisions and quits: the save holds them.
+    let save = dir.join("game.ron");
+    let out = muster()
+        .args(["play", scenario, "--agent", "red=human", "--save"])
+        .arg(&save)
+        .write_stdin("2\n2\n2\nquit\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (saved, code) = stdout(&["render", "--save", save.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let hexes = |svg: &str| -> Vec<String> {
+        svg.lines()
+            .filter(|l| l.starts_with(r#"<g class="unit""#))
+            .map(|l| l.split("transform").next().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_ne!(
+        hexes(&start),
+        hexes(&saved),
+        "the saved game's units have moved"
+    );
+    // A save of another scenario than the one named is a usage error.
+    let (_, code) = stdout(&[
+        "render",
+        "scenarios/last_victory/chickamauga.ron",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    let (_, code) = stdout(&["render", scenario, "--hex-size", "0"]);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_draws_a_logged_game_after_any_record_and_replay_writes_its_page() {
+    let dir = std::env::temp_dir().join(format!("muster-render-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = "tests/demo/scenarios/demo/skirmish.ron";
+    let log = dir.join("game.jsonl");
+    let (_, code) = stdout(&[
+        "play",
+        scenario,
+        "--seed",
+        "1",
+        "-q",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    // The demo's golden game: Red 1st Foot (r1) moves 0103 -> 0504 in record 6 (seq 5).
+    let at = |n: &str| {
+        stdout(&[
+            "render",
+            scenario,
+            "--log",
+            log.to_str().unwrap(),
+            "--at",
+            n,
+        ])
+    };
+    let (before, code) = at("5");
+    assert_eq!(code, 0);
+    assert!(
+        before.contains(r#"data-unit="r1" data-hex="0103""#),
+        "{before}"
+    );
+    let (after, _) = at("6");
+    assert!(
+        after.contains(r#"data-unit="r1" data-hex="0504""#),
+        "{after}"
+    );
+    // Past the last record, a log of another scenario, --at without --log: usage errors.
+    assert_eq!(at("100000").1, 2);
+    let (_, code) = stdout(&[
+        "render",
+        "scenarios/last_victory/chickamauga.ron",
+        "--log",
+        log.to_str().unwrap(),
+        "--at",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout(&["render", scenario, "--at", "1"]).1, 2);
+    // The page of the same game, from the log.
+    let page = dir.join("game.html");
+    let (out, code) = stdout(&[
+        "replay",
+        log.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("const DATA = {"));
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "nothing is fetched"
+    );
+    // A log without its header line cannot be played again: an error at the file.
+    let bare = dir.join("bare.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&bare, text.split_once('\n').unwrap().1).unwrap();
+    let out = muster()
+        .args([
+            "replay",
+            bare.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no header line"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The layers from the ground up: a module may name only modules of its own layer or below.
-const LAYERS: [&str; 12] = [
-    "error", "value", "alloc", "source", "geom", "table", "ruleset", "world", "host", "scenario",
-    "game", "tools",
+const LAYERS: [&str; 14] = [
+    "error", "value", "alloc", "source", "geom", "table", "style", "ruleset", "world", "view",
+    "host", "scenario", "game", "tools",
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

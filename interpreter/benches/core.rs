@@ -8,6 +8,9 @@
 //!   the same logic as a Rust closure.
 //! - Registered function from script: a script loop calling `game.distance`,
 //!   beside the same loop doing plain arithmetic.
+//! - Render: the SVG of the largest bundled map (Salem Church, 1,260 hexes) with every unit
+//!   of a scenario on it, beside loading that scenario's map and units (a game started on its
+//!   compiled ruleset).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use muster_interpreter::game::{Game, GameOptions};
@@ -195,5 +198,26 @@ fn scripts(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, los, tables, scripts);
+fn render(c: &mut Criterion) {
+    let path = Path::new("../scenarios/sedgwick_attacks/keep_going_boys.ron");
+    let scenario = muster_interpreter::scenario::Scenario::load(path).expect("scenario");
+    let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir()).expect("ruleset"));
+    let game = Game::start(&scenario, ruleset.clone(), &GameOptions::default()).expect("game");
+    let (map, state, style) = (game.map(), game.state(), ruleset.ruleset().style.clone());
+    let mut g = c.benchmark_group("render_largest_map");
+    g.sample_size(20);
+    g.bench_function("baseline_load_scenario", |b| {
+        b.iter(|| Game::start(&scenario, ruleset.clone(), &GameOptions::default()).expect("game"))
+    });
+    g.bench_function("svg_map_and_units", |b| {
+        b.iter(|| {
+            muster_interpreter::view::svg::Board::new(&map, &style)
+                .with_sides(&ruleset.ruleset().sides)
+                .svg(black_box(&state))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, los, tables, scripts, render);
 criterion_main!(benches);

@@ -555,6 +555,27 @@ impl Game {
         }
     }
 
+    /// Plays on until a decision would ask someone, and stops there: every side is handed to a
+    /// person who is never asked. A resumed save thus stops at the first decision after its
+    /// last answer, and a fresh game after its set-up: the position as it stands then (a view
+    /// of the board). A game that ends first ends.
+    pub fn play_until_asked(&mut self) -> Result<()> {
+        /// Stops the game at the first question, saying nothing.
+        struct Stopper;
+        impl Terminal for Stopper {
+            fn ask(&mut self, _: &str, _: &str, _: &[String]) -> crate::world::agent::Reply {
+                crate::world::agent::Reply::Quit
+            }
+            fn tell(&mut self, _: &str) {}
+        }
+        {
+            let mut w = self.handle.0.borrow_mut();
+            w.all_played_by(&AgentKind::Human);
+            w.set_terminal(Box::new(Stopper));
+        }
+        self.play().map(|_| ())
+    }
+
     /// Runs `setup` if it has not run, the turns left, and the victory check; `--save` keeps
     /// every turn boundary.
     fn play_to_end(&mut self) -> Result<GameResult> {

@@ -18,8 +18,9 @@
 //!
 //! The layers, from the ground up (each depends only on those before it):
 //! [`error`], [`value`], [`source`] and [`alloc`]; [`geom`] (hexes, ids, maps, line of
-//! sight, searches); [`table`]; [`ruleset`] (the manifest and its data); [`world`] (one
-//! game's state, dice, log, agents and the decision protocol); [`host`] (the Rhai engine,
+//! sight, searches); [`table`]; [`style`] (how a game looks); [`ruleset`] (the manifest and its data); [`world`] (one
+//! game's state, dice, log, agents and the decision protocol); [`view`] (the map and units
+//! drawn for people); [`host`] (the Rhai engine,
 //! the compiled ruleset and the script API); [`scenario`]; [`game`]; and [`tools`] (check,
 //! verify, simulate).
 
@@ -35,7 +36,9 @@ pub mod host;
 pub mod ruleset;
 pub mod scenario;
 pub mod source;
+pub mod style;
 pub mod table;
 pub mod tools;
 pub mod value;
+pub mod view;
 pub mod world;

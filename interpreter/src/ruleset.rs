@@ -11,6 +11,7 @@ use crate::error::{Error, Location, Result};
 use crate::geom::los::LosRules;
 use crate::geom::search::{Profile, ZocRules};
 use crate::source::load_ron;
+use crate::style::{Style, StyleFile};
 use crate::table::Tables;
 use crate::value::Value;
 use indexmap::IndexMap;
@@ -70,6 +71,10 @@ pub struct RulesetFile {
     /// alone: `check` does not ask it for `game_turn` and `victory`.
     #[serde(default)]
     pub library: bool,
+    /// How the game looks (`crate::style`), relative to the ruleset folder; without it, the
+    /// folder's `style.ron` if there is one. A title's style adds to its base's.
+    #[serde(default)]
+    pub style: Option<String>,
 }
 
 /// Limits that stop a runaway script with an error.
@@ -131,6 +136,8 @@ pub struct Ruleset {
     pub kinds: Vec<String>,
     /// Limits on scripts.
     pub limits: Limits,
+    /// How the game looks: the style files of the ruleset and its bases merged.
+    pub style: Style,
     /// A fingerprint of every file the ruleset was made from (see [`rules_version`]): a saved
     /// game keeps it, so resuming on changed rules can say so.
     pub version: String,
@@ -180,6 +187,8 @@ struct Gathered {
     options: IndexMap<String, Value>,
     kinds: Vec<String>,
     limits: Limits,
+    /// The style files, bases first.
+    styles: Vec<StyleFile>,
 }
 
 fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
@@ -249,6 +258,19 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
         }
     }
     into.limits = file.limits;
+    let style = match &file.style {
+        Some(s) if !dir.join(s).is_file() => {
+            return Err(Error::at(
+                crate::source::Cursor::new(&text, &manifest).find_str(s),
+                format!("style `{s}` not found at {}", dir.join(s).display()),
+            ))
+        }
+        Some(s) => Some(dir.join(s)),
+        None => Some(dir.join("style.ron")).filter(|p| p.is_file()),
+    };
+    if let Some(p) = style {
+        into.styles.push(crate::style::load(&p)?);
+    }
     Ok(file.name)
 }
 
@@ -363,6 +385,7 @@ impl Ruleset {
             options: g.options,
             kinds: g.kinds,
             limits: g.limits,
+            style: Style::from_files(&g.styles),
             version,
         })
     }

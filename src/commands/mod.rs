@@ -13,6 +13,7 @@ pub mod api;
 pub mod check;
 pub mod los;
 pub mod play;
+pub mod render;
 pub mod replay;
 pub mod simulate;
 pub mod verify;

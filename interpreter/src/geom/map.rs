@@ -497,6 +497,12 @@ impl Map {
         )
     }
 
+    /// The hexside features the map declares, in its order.
+    #[must_use]
+    pub fn feature_names(&self) -> &[String] {
+        &self.feature_names
+    }
+
     /// The names of the areas declared by the map.
     pub fn area_names(&self) -> impl Iterator<Item = &str> {
         self.areas.keys().map(String::as_str)

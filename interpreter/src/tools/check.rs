@@ -2,7 +2,7 @@
 //! files, reporting each problem as `file:line:col: message`.
 //!
 //! A file's kind comes from its first item (`Ruleset(`, `Scenario(`, `Map(`,
-//! `Table(`, `Values(`, `Example(`); a folder holding `ruleset.ron` is a
+//! `Table(`, `Values(`, `Example(`, `Style(`); a folder holding `ruleset.ron` is a
 //! ruleset. Checking a scenario loads its ruleset (compiling every script)
 //! and its map, and places every unit.
 
@@ -50,6 +50,7 @@ pub fn check_path(path: &Path) -> Vec<Error> {
         Some("Map") => Map::load(path).map(|_| ()),
         Some("Table" | "Values") => Tables::default().load(path),
         Some("Example") => crate::tools::verify::Runner::default().run(path).map(|_| ()),
+        Some("Style") => crate::style::load(path).map(|_| ()),
         Some("Ruleset") => return check_ruleset(path.parent().unwrap_or(Path::new("."))),
         // Saved games are not content, but a file of no kind is an error: `play` could not read it.
         Some("SaveFile") => Ok(()),
@@ -59,12 +60,12 @@ pub fn check_path(path: &Path) -> Vec<Error> {
                 "cannot tell what this file holds: a muster file starts with the name of its kind",
             )
             .with_help(Some(
-                "start it with Ruleset(, Scenario(, Map(, Table(, Values( or Example( (see docs/formats.md)".into(),
+                "start it with Ruleset(, Scenario(, Map(, Table(, Values(, Example( or Style( (see docs/formats.md)".into(),
             )))
         }),
         Some(other) => Err(Error::at(
             Location::file(path),
-            format!("unknown file kind `{other}`: expected Ruleset, Scenario, Map, Table, Values or Example"),
+            format!("unknown file kind `{other}`: expected Ruleset, Scenario, Map, Table, Values, Example or Style"),
         )),
     };
     result.err().map(Error::into_problems).unwrap_or_default()

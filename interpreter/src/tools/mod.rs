@@ -1,6 +1,6 @@
 //! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
-//! (batch runs), `api` (the script API's definition files and reference) and `replay` (a played
-//! game as an HTML page).
+//! (batch runs), `render` (a position as SVG), `replay` (a played game as an HTML page) and `api`
+//! (the script API's definition files and reference).
 //!
 //! Invariant: tools drive games only through [`crate::game::Game`] and
 //! [`crate::host::compiled::CompiledRuleset`] (and `api` through the engine games run on);
@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod check;
+pub mod render;
 pub mod replay;
 pub mod simulate;
 pub mod verify;

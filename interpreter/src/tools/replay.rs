@@ -11,12 +11,11 @@
 //! the map. All drawing is the board's (Rust): the page's script only places counters, swaps
 //! their appearances and draws the overlays.
 
-mod standin;
-
 use crate::error::{Error, Location, Result};
 use crate::game::{Game, GameOptions, Played};
 use crate::geom::hex::Hex;
 use crate::geom::map::Map;
+use crate::view::svg::{escape, Board};
 use crate::world::agent::{Reply, Terminal};
 use crate::world::log::{Entry, LogFile, Record};
 use crate::world::save::SaveFile;
@@ -24,7 +23,6 @@ use crate::world::state::{State, Unit};
 use crate::world::Watcher;
 use indexmap::IndexMap;
 use serde_json::{json, Value as Json};
-use standin::Board;
 use std::cell::RefCell;
 use std::fmt::Write;
 use std::path::Path;
@@ -181,11 +179,13 @@ impl Recording {
     #[must_use]
     pub fn page(&self, game: &Game, title: &str) -> String {
         let map = game.map();
-        let board = Board::new(&map);
+        let style = &game.ruleset().style;
+        let board = Board::new(&map, style).with_sides(&game.ruleset().sides);
         let data = frames(&self.0.borrow(), &map, &board);
         let (x, y, w, h) = board.view_box();
         let mut svg = format!(
-            "<svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\"><defs>"
+            "<svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" font-family=\"Helvetica, Arial, sans-serif\">{}<defs>",
+            board.defs()
         );
         if let Some(Json::Array(looks)) = data.get("looks_svg") {
             for (i, body) in looks.iter().enumerate() {
@@ -375,23 +375,6 @@ fn round(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// Text made safe inside HTML or SVG text and attributes.
-#[must_use]
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The save that plays again the game of `path`: a save file (`.ron`) as it is, or a log with
 /// a header line (`muster play --log`), its decisions the answers.
 pub fn load_game(path: &Path) -> Result<(SaveFile, Option<LogFile>)> {
@@ -487,13 +470,6 @@ pub fn position_at(path: &Path, n: usize) -> Result<(Game, State)> {
     state.turn = c.seen[..n].last().map_or(state.turn, |s| s.record.turn);
     drop(c);
     Ok((game, state))
-}
-
-/// The board of `game` with `state` on it, as one SVG document.
-#[must_use]
-pub fn position_svg(game: &Game, state: &State) -> String {
-    let map = game.map();
-    Board::new(&map).svg(state)
 }
 
 #[cfg(test)]
@@ -643,13 +619,5 @@ mod tests {
         assert!(page.contains("<g id=\"L0\">") && page.contains("const DATA = {"));
         assert!(!page.contains("/*DATA*/") && !page.contains("<!--SVG-->"));
         std::fs::remove_dir_all(&dir).ok();
-    }
-
-    #[test]
-    fn escape_leaves_no_markup() {
-        assert_eq!(
-            escape("a<b & \"c\" 'd'>"),
-            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"
-        );
     }
 }

@@ -248,9 +248,12 @@ impl World {
 
     /// Hands every side to the random agent (an example that plays on at random).
     pub fn all_random(&mut self) {
-        self.agents
-            .values_mut()
-            .for_each(|a| *a = AgentKind::Random);
+        self.all_played_by(&AgentKind::Random);
+    }
+
+    /// Hands every side to `agent`.
+    pub fn all_played_by(&mut self, agent: &AgentKind) {
+        self.agents.values_mut().for_each(|a| *a = agent.clone());
     }
 
     /// Queues forced decisions, used before any agent.
