@@ -572,6 +572,34 @@ mod tests {
         assert_eq!(col.seen[0].units.len(), 1, "measured from the start again");
     }
 
+    #[test]
+    fn a_move_chosen_with_choose_move_is_drawn_as_its_route() {
+        let scenario = Path::new("../scenarios/last_victory/chickamauga.ron");
+        let opts = GameOptions {
+            seed: 1,
+            ..GameOptions::default()
+        };
+        let mut game = Game::from_scenario(scenario, &opts).unwrap();
+        let recording = Recording::watch(&mut game);
+        game.run(None).unwrap();
+        let c = recording.0.borrow();
+        // A unit that moved in a record told a route from its old hex to its new one, through
+        // at least one hex between (a move of more than one hex).
+        let routed = c.seen.iter().find(|s| {
+            s.units.iter().any(|(_, before, after)| {
+                s.routes.iter().any(|r| {
+                    r.len() > 2
+                        && r.first() == before.location.as_ref()
+                        && r.last() == after.location.as_ref()
+                })
+            })
+        });
+        assert!(routed.is_some(), "no move was told with its route");
+        let page = recording.page(&game, "chickamauga");
+        assert!(page.contains("\"r\":[["), "the page draws routes");
+        assert!(page.contains("\"a\":[["), "the page draws combat arrows");
+    }
+
     /// Keeps the units after every record of a game as it is played.
     struct Snapshots(Rc<RefCell<Vec<Vec<Unit>>>>);
 
