@@ -77,3 +77,11 @@ fn last_victory_moves_and_attacks_say_what_they_mean() {
         assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
     }
 }
+
+#[test]
+fn a_chit_choice_shows_the_event_text() {
+    const KEEP_GOING: &str = "scenarios/sedgwick_attacks/keep_going_boys.ron";
+    let all = prompts(KEEP_GOING, "union", 1);
+    let chit = first(&all, "key chit");
+    insta::assert_snapshot!("sedgwick_key_chit", chit);
+}
