@@ -1,4 +1,4 @@
-//! Line of sight: a declarative evaluator over the [`line_trace`] of two hexes.
+//! Line of sight: a declarative evaluator over the [`line_trace`](crate::geom::hex::line_trace) of two hexes.
 //!
 //! Each ruleset states its rules in RON ([`LosRules`]): which terrain tags (or
 //! units) block or obscure, relative to the firer's and target's elevations,

@@ -104,7 +104,8 @@ fn field(unit: &Unit, key: &str) -> String {
     }
 }
 
-/// A counter template filled for `unit`: each `{key}` replaced by [`field`], other text kept.
+/// A counter template filled for `unit`: each `{key}` replaced by the unit's field or prop (see
+/// [`crate::style::Counter::top`]), other text kept.
 #[must_use]
 pub fn fill_template(template: &str, unit: &Unit) -> String {
     let mut out = String::new();

@@ -10,7 +10,7 @@ pub struct SectionTime {
     /// The total less the time in sections opened inside it.
     pub own: std::time::Duration,
     /// Script operations from entering to leaving, summed (0 unless the game counts them,
-    /// see [`GameOptions::profile`]).
+    /// see `GameOptions::profile`).
     pub operations: u64,
     /// The operations less those in sections opened inside it.
     pub own_operations: u64,

@@ -1,7 +1,7 @@
 //! The script API: one documented Rhai package per topic, each a [`Module`] of functions that
 //! scripts call on the game (`game.roll("d6")`, written `roll(game, "d6")` after desugaring).
 //!
-//! Invariant: every function is registered through [`reg`] (or [`reg_get`]) with its parameter
+//! Invariant: every function is registered through `reg!` (or `reg_get!`) with its parameter
 //! names and a doc comment saying what it does, what its parameters are and what it returns
 //! (including what no answer looks like); `muster api` turns the same metadata into the
 //! definition files and the reference, and a test fails when they drift.
@@ -145,7 +145,7 @@ fn comment(doc: &[&str]) -> String {
 
 /// The registration of the script function `name` (the getter of property `name` when
 /// `getter`) for `f`: its parameters' names and types and its doc comment (one line per entry of
-/// `doc`). Used through [`reg!`] and [`reg_get!`].
+/// `doc`). Used through `reg!` and `reg_get!`.
 #[must_use]
 pub fn registration<A: 'static, const N: usize, const X: bool, R: 'static, const F: bool, FUNC>(
     _: &FUNC,
