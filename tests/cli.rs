@@ -992,3 +992,54 @@ fn render_draws_a_logged_game_after_any_record_and_replay_writes_its_page() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no header line"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn play_shows_a_person_the_board_and_keeps_it_as_svg() {
+    let dir = scratch("board");
+    let board = dir.join("board.svg");
+    let (code, _, err) = play_blue(
+        &[
+            "--board",
+            board.to_str().unwrap(),
+            "--save",
+            dir.join("game.ron").to_str().unwrap(),
+        ],
+        "2\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // The picture before the first decision: the unit's hex marked, the options numbered, the
+    // legend, then the options.
+    let first = err.split("choose 1-").next().unwrap();
+    assert!(first.contains("@(1)"), "{first}");
+    assert!(
+        first.contains("(2)") && first.contains("(n) option n"),
+        "{first}"
+    );
+    assert!(
+        first.contains("units: side and strength in all: R red, B blue"),
+        "{first}"
+    );
+    assert!(first.contains("blue: move Blue 1st Foot"), "{first}");
+    // The SVG holds the board at the last decision asked, its hexes marked alike.
+    let svg = std::fs::read_to_string(&board).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains(r#"<g class="highlights""#),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(">@1</text>") && svg.contains(">2</text>"),
+        "{svg}"
+    );
+    // A board that cannot be written is said, and the game goes on.
+    let (code, _, err) = play_blue(
+        &[
+            "--board",
+            dir.join("no/such/dir.svg").to_str().unwrap(),
+            "--save",
+            dir.join("game.ron").to_str().unwrap(),
+        ],
+        "quit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("cannot write the board"), "{err}");
+}

@@ -3,7 +3,7 @@
 //! errors that name their place.
 
 use muster_interpreter::game::{Game, GameOptions};
-use muster_interpreter::world::agent::{AgentKind, Reply, Terminal};
+use muster_interpreter::world::agent::{AgentKind, Prompt, Reply, Terminal};
 use std::path::{Path, PathBuf};
 
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
@@ -139,9 +139,9 @@ fn an_illegal_replayed_answer_is_an_error() {
 /// A person who always picks the last option.
 struct LastOption(usize);
 impl Terminal for LastOption {
-    fn ask(&mut self, _side: &str, _kind: &str, options: &[String]) -> Reply {
+    fn ask(&mut self, prompt: &Prompt) -> Reply {
         self.0 += 1;
-        Reply::Pick(options.len() - 1)
+        Reply::Pick(prompt.choices.len() - 1)
     }
 }
 

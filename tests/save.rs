@@ -4,7 +4,7 @@
 //! is refused, naming the decision where it parts.
 
 use muster_interpreter::game::{Game, GameOptions, GameResult, Played, SaveFile};
-use muster_interpreter::world::agent::{AgentKind, Reply, Stop, Terminal, HELP};
+use muster_interpreter::world::agent::{AgentKind, Prompt, Reply, Stop, Terminal, HELP};
 use muster_interpreter::world::log::Entry;
 use muster_interpreter::world::save::Progress;
 use std::cell::RefCell;
@@ -57,8 +57,8 @@ struct Scripted {
 }
 
 impl Terminal for Scripted {
-    fn ask(&mut self, side: &str, _kind: &str, options: &[String]) -> Reply {
-        assert_eq!(side, "blue");
+    fn ask(&mut self, prompt: &Prompt) -> Reply {
+        assert_eq!(prompt.side, "blue");
         let i = {
             let answers = self.progress.lock();
             let all = &answers.file().answers;
@@ -66,7 +66,7 @@ impl Terminal for Scripted {
                 .filter(|a| a.side == "blue" && a.agent == "human")
                 .count()
         };
-        let n = options.len();
+        let n = prompt.choices.len();
         if let Some(k) = self.script.iter().position(|(at, _)| *at == i) {
             return match self.script.remove(k).1 {
                 Step::Say(reply) => reply,

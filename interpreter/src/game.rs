@@ -563,7 +563,7 @@ impl Game {
         /// Stops the game at the first question, saying nothing.
         struct Stopper;
         impl Terminal for Stopper {
-            fn ask(&mut self, _: &str, _: &str, _: &[String]) -> crate::world::agent::Reply {
+            fn ask(&mut self, _: &crate::world::agent::Prompt) -> crate::world::agent::Reply {
                 crate::world::agent::Reply::Quit
             }
             fn tell(&mut self, _: &str) {}

@@ -10,6 +10,7 @@ use super::{parse_agents, parse_options, usage};
 use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
 use muster_interpreter::tools::replay::Recording;
+use muster_interpreter::view::text::BoardTerminal;
 use muster_interpreter::world::save::{resume_hint, Progress, SaveFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,11 @@ pub struct Args {
     /// Resume with --resume.
     #[arg(long)]
     pub save: Option<PathBuf>,
+    /// Keep the board as SVG in this file whenever a person is asked, written anew each time
+    /// with the hex decided and the options' hexes marked as the terminal numbers them: keep it
+    /// open beside the terminal.
+    #[arg(long, value_name = "FILE")]
+    pub board: Option<PathBuf>,
     /// Resume a saved game: its scenario, seed, options and agents (--agent overrides a side),
     /// its answers replayed. The game is kept in this file from then on, unless --save says
     /// otherwise.
@@ -95,6 +101,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         (None, Some(scenario)) => Game::from_scenario(scenario, &opts)?,
         (None, None) => return Err(usage("muster play needs a SCENARIO, or --resume FILE")),
     };
+    // A person is shown the board around each decision (and, with --board, in an SVG file).
+    game.set_terminal(Box::new(BoardTerminal {
+        board: a.board.clone(),
+    }));
     // A resumed game is kept in its own file unless --save names another.
     let keep_in = a.save.clone().or_else(|| a.resume.clone());
     game.set_save_to(keep_in.clone());

@@ -16,7 +16,7 @@ use crate::game::{Game, GameOptions, Played};
 use crate::geom::hex::Hex;
 use crate::geom::map::Map;
 use crate::view::svg::{escape, Board};
-use crate::world::agent::{Reply, Terminal};
+use crate::world::agent::{Prompt, Reply, Terminal};
 use crate::world::log::{Entry, LogFile, Record};
 use crate::world::save::SaveFile;
 use crate::world::state::{State, Unit};
@@ -390,7 +390,7 @@ pub fn load_game(path: &Path) -> Result<(SaveFile, Option<LogFile>)> {
 struct Away;
 
 impl Terminal for Away {
-    fn ask(&mut self, _side: &str, _kind: &str, _options: &[String]) -> Reply {
+    fn ask(&mut self, _prompt: &Prompt) -> Reply {
         Reply::End
     }
 

@@ -8,7 +8,11 @@
 //! input saves and stops as quit does.
 
 use crate::error::{Error, Result};
+use crate::geom::hex::Hex;
+use crate::geom::map::Map;
+use crate::style::Style;
 use crate::world::log::{Entry, LogFile};
+use crate::world::state::State;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -148,10 +152,105 @@ impl std::fmt::Display for Stop {
     }
 }
 
+/// One option as a person sees it: the label the log keeps, and what only a person is shown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choice {
+    /// The option's label, as the log records it.
+    pub label: String,
+    /// What the option means, shown at the prompt and never logged (empty: nothing more).
+    pub detail: String,
+    /// The hex the option is about (a move's destination, an attack's target), numbered in the
+    /// picture of the board.
+    pub hex: Option<Hex>,
+}
+
+impl Choice {
+    /// An option with only a label.
+    #[must_use]
+    pub fn plain(label: String) -> Choice {
+        Choice {
+            label,
+            ..Choice::default()
+        }
+    }
+}
+
+/// A decision put to a person: who decides what, the options with what they mean, the hex the
+/// decision is about, and the board as it stands.
+#[derive(Clone, Copy, Debug)]
+pub struct Prompt<'a> {
+    /// The side asked.
+    pub side: &'a str,
+    /// The kind of decision.
+    pub kind: &'a str,
+    /// The options, in order (a reply's number is an index into them, from 1).
+    pub choices: &'a [Choice],
+    /// The hex the decision is about (the unit that moves), when there is one.
+    pub focus: Option<Hex>,
+    /// The map.
+    pub map: &'a Map,
+    /// The state of the game.
+    pub state: &'a State,
+    /// The ruleset's style (the letters of the text picture, the colours of the SVG).
+    pub style: &'a Style,
+}
+
+impl Prompt<'_> {
+    /// The heading and the numbered options, each with its detail: what every terminal shows
+    /// (a long detail goes under its label, to read in 80 columns).
+    #[must_use]
+    pub fn options_text(&self) -> String {
+        let mut out = format!("{}: {}\n", self.side, self.kind);
+        for (i, c) in self.choices.iter().enumerate() {
+            let line = format!("  {:>2}. {}", i + 1, c.label);
+            if c.detail.is_empty() {
+                out.push_str(&line);
+                out.push('\n');
+            } else if line.len() + c.detail.len() + 3 <= WIDTH {
+                out.push_str(&format!("{line} - {}\n", c.detail));
+            } else {
+                out.push_str(&line);
+                out.push('\n');
+                out.push_str(&wrap(&c.detail, WIDTH, "      ", "      "));
+            }
+        }
+        out
+    }
+}
+
+/// The widest line a prompt is written to fill, in characters.
+pub const WIDTH: usize = 80;
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stands
+/// alone), the first line after `lead` and the others after `indent`; each line ends in a line
+/// break.
+#[must_use]
+pub fn wrap(text: &str, width: usize, lead: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = lead.to_string();
+    let mut empty = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !empty && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// How a person is asked. The default reads standard input; tests supply their own.
 pub trait Terminal {
-    /// Shows a decision of `side` among `options` and returns what the person answered.
-    fn ask(&mut self, side: &str, kind: &str, options: &[String]) -> Reply;
+    /// Shows a decision and returns what the person answered.
+    fn ask(&mut self, prompt: &Prompt) -> Reply;
 
     /// Shows a message: the outcome of a command at the prompt (saved, nothing to take back,
     /// the help), or how a resumed game stands. Standard error unless a terminal says otherwise.
@@ -183,34 +282,39 @@ pub fn parse_reply(line: &str, n: usize) -> std::result::Result<Reply, String> {
     }
 }
 
-/// Asks at the terminal on standard error / standard input.
+/// Reads a reply to a decision among `n` options from standard input, asking again (on
+/// standard error) until the line is one; the end of input (or a read error) is [`Reply::End`].
+#[must_use]
+pub fn read_reply(n: usize) -> Reply {
+    let stdin = std::io::stdin();
+    let mut err = std::io::stderr();
+    loop {
+        let _ = write!(err, "choose 1-{n} (or help): ");
+        let _ = err.flush();
+        let mut line = String::new();
+        // A read error (a closed terminal) is the end of input too: nothing more will come.
+        if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = writeln!(err);
+            return Reply::End;
+        }
+        match parse_reply(&line, n) {
+            Ok(reply) => return reply,
+            Err(e) => {
+                let _ = writeln!(err, "{e}");
+            }
+        }
+    }
+}
+
+/// Asks at the terminal on standard error / standard input, with the options alone (the
+/// command line's terminal draws the board too: `view::text::BoardTerminal`).
 #[derive(Debug, Default)]
 pub struct StdTerminal;
 
 impl Terminal for StdTerminal {
-    fn ask(&mut self, side: &str, kind: &str, options: &[String]) -> Reply {
-        let stdin = std::io::stdin();
-        let mut err = std::io::stderr();
-        let _ = writeln!(err, "\n{side}: {kind}");
-        for (i, o) in options.iter().enumerate() {
-            let _ = writeln!(err, "  {:>2}. {o}", i + 1);
-        }
-        loop {
-            let _ = write!(err, "choose 1-{} (or help): ", options.len());
-            let _ = err.flush();
-            let mut line = String::new();
-            // A read error (a closed terminal) is the end of input too: nothing more will come.
-            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
-                let _ = writeln!(err);
-                return Reply::End;
-            }
-            match parse_reply(&line, options.len()) {
-                Ok(reply) => return reply,
-                Err(e) => {
-                    let _ = writeln!(err, "{e}");
-                }
-            }
-        }
+    fn ask(&mut self, prompt: &Prompt) -> Reply {
+        let _ = write!(std::io::stderr(), "\n{}", prompt.options_text());
+        read_reply(prompt.choices.len())
     }
 }
 

@@ -9,10 +9,11 @@
 //! one of the bot or the random agent is worked out again and must be the saved one: the game
 //! that replays is the game that was saved, or an error says where it parts.
 
-use super::agent::{AgentKind, Reply, Stop, HELP};
+use super::agent::{AgentKind, Choice, Prompt, Reply, Stop, HELP};
 use super::log::Entry;
 use super::save::{resume_hint, Answered};
 use super::{fail, GameHandle, Offer, Rr, World};
+use crate::geom::hex::Hex;
 use rhai::{Array, Dynamic, Map as RMap, NativeCallContext, INT};
 
 /// The text of an option: its `label` if it is a map with one.
@@ -26,15 +27,27 @@ pub fn option_label(d: &Dynamic) -> String {
     d.to_string()
 }
 
+/// What a person is shown of a decision beyond the labels: each option with its detail and
+/// hex, and the hex the decision is about. Built only when a person is asked.
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    /// The options as a person sees them, in order.
+    pub choices: Vec<Choice>,
+    /// The hex the decision is about, when there is one.
+    pub focus: Option<Hex>,
+}
+
 /// Which agent answers a decision among `n` options, and, unless it is the
 /// bot, which option it picks. `labels` builds the options' labels and is
-/// called only when a person or a forced answer needs them.
+/// called only when a person or a forced answer needs them; `shown` builds what a person
+/// sees and is called only when a person is asked.
 pub fn pick_index(
     g: &GameHandle,
     side: &str,
     kind: &str,
     n: usize,
     labels: &dyn Fn() -> Vec<String>,
+    shown: &dyn Fn(&World) -> Shown,
 ) -> Rr<(usize, &'static str)> {
     if n == 0 {
         return fail(format!(
@@ -85,7 +98,10 @@ pub fn pick_index(
                 "the replay for {side} has no answer left for `{kind}`"
             )),
         },
-        Some(AgentKind::Human) => Ok((ask_person(w, side, kind, &labels())?, "human")),
+        Some(AgentKind::Human) => {
+            let shown = shown(w);
+            Ok((ask_person(w, side, kind, &shown)?, "human"))
+        }
         Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),
     }
 }
@@ -154,19 +170,28 @@ fn replayed_pick(
 
 /// Asks a person at the terminal, until an option is chosen or the game stops (undo, quit, end
 /// of input: the decision fails with the [`Stop`] kept in the world).
-fn ask_person(w: &mut World, side: &str, kind: &str, labels: &[String]) -> Rr<usize> {
+fn ask_person(w: &mut World, side: &str, kind: &str, shown: &Shown) -> Rr<usize> {
     // `--save` keeps the game whenever a person is asked: a terminal closed now loses nothing.
     if let Some(Err(e)) = w.progress.autosave() {
         w.terminal.tell(&format!("cannot save the game: {e}"));
     }
+    let n = shown.choices.len();
     loop {
-        match w.terminal.ask(side, kind, labels) {
-            Reply::Pick(i) if i < labels.len() => return Ok(i),
+        let prompt = Prompt {
+            side,
+            kind,
+            choices: &shown.choices,
+            focus: shown.focus,
+            map: &w.map,
+            state: &w.state,
+            style: &w.ruleset.style,
+        };
+        match w.terminal.ask(&prompt) {
+            Reply::Pick(i) if i < n => return Ok(i),
             Reply::Pick(i) => {
                 return fail(format!(
-                    "the terminal chose option {} of {side}'s `{kind}`, which has {}",
+                    "the terminal chose option {} of {side}'s `{kind}`, which has {n}",
                     i + 1,
-                    labels.len()
                 ))
             }
             Reply::Help => w.terminal.tell(HELP),
@@ -299,7 +324,8 @@ pub fn choose(
     options: Array,
 ) -> Rr<Dynamic> {
     let labels = || options.iter().map(option_label).collect::<Vec<_>>();
-    let (index, agent) = pick_index(g, side, kind, options.len(), &labels)?;
+    let shown = |w: &World| shown_options(w, &options);
+    let (index, agent) = pick_index(g, side, kind, options.len(), &labels, &shown)?;
     let index = if agent == "bot" {
         ask_bot(ctx, g, side, kind, &options)?
     } else {
@@ -307,6 +333,35 @@ pub fn choose(
     };
     log_decision(g, side, kind, index, option_label(&options[index]), agent)?;
     Ok(options[index].clone())
+}
+
+/// What a person sees of a script's options: each option's `label`, its `detail` (a text
+/// shown only at the prompt) and its hex (the option's `hex`, else a label that is a hex id);
+/// the decision's focus is the first option's `focus` hex.
+#[must_use]
+pub fn shown_options(w: &World, options: &Array) -> Shown {
+    let map = w.map();
+    let hex_of = |d: Option<&Dynamic>| {
+        d.and_then(|v| v.clone().into_immutable_string().ok())
+            .and_then(|id| map.parse(&id).ok())
+    };
+    let mut shown = Shown::default();
+    for o in options {
+        let label = option_label(o);
+        let mut choice = Choice::plain(label);
+        if let Some(m) = o.read_lock::<RMap>() {
+            choice.detail = m.get("detail").map(ToString::to_string).unwrap_or_default();
+            choice.hex = hex_of(m.get("hex"));
+            if shown.focus.is_none() {
+                shown.focus = hex_of(m.get("focus"));
+            }
+        }
+        if choice.hex.is_none() {
+            choice.hex = map.parse(&choice.label).ok();
+        }
+        shown.choices.push(choice);
+    }
+    shown
 }
 
 /// The index a bot's answer picks: an index, or one of the options.
@@ -332,7 +387,8 @@ pub fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> R
 /// Asks a side to choose among `n` options built on demand by `option` (a move's destinations,
 /// say, too many to build unless someone looks at them), logs the answer and returns its index
 /// and the option. A bot is answered by `ranked` when it is given (the core scores the options),
-/// else by the ruleset's `bot_choose` with every option.
+/// else by the ruleset's `bot_choose` with every option; a person sees `shown`.
+#[allow(clippy::too_many_arguments)] // the decision, and the three ways its options are seen
 pub fn choose_among(
     ctx: &NativeCallContext,
     g: &GameHandle,
@@ -341,9 +397,10 @@ pub fn choose_among(
     n: usize,
     option: &dyn Fn(usize) -> Dynamic,
     ranked: Option<&dyn Fn() -> Rr<usize>>,
+    shown: &dyn Fn(&World) -> Shown,
 ) -> Rr<(usize, Dynamic)> {
     let labels = || (0..n).map(|i| option_label(&option(i))).collect::<Vec<_>>();
-    let (index, agent) = pick_index(g, side, kind, n, &labels)?;
+    let (index, agent) = pick_index(g, side, kind, n, &labels, shown)?;
     let index = match (agent, ranked) {
         ("bot", Some(best)) => best()?,
         ("bot", None) => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect())?,

@@ -8,6 +8,8 @@
 
 use crate::geom::hex::Hex;
 use crate::geom::map::{HexGroup, Map};
+use crate::world::state::State;
+use indexmap::IndexMap;
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
@@ -141,6 +143,71 @@ pub fn label(id: &str, prefix: &str, d: &Destination) -> String {
     } else {
         format!("{prefix} {id} ({} MP)", mp_text(d.cost))
     }
+}
+
+/// Where the units of the sides other than the one moving stand, to tell a person which
+/// destinations end next to them.
+#[derive(Clone, Debug, Default)]
+pub struct Neighbours {
+    /// Each hex holding units of another side, with those sides in set-up order.
+    others: IndexMap<Hex, Vec<String>>,
+}
+
+impl Neighbours {
+    /// The units on the map of every side but `side`.
+    #[must_use]
+    pub fn of(state: &State, side: &str) -> Neighbours {
+        let mut others: IndexMap<Hex, Vec<String>> = IndexMap::new();
+        for u in state.units.values().filter(|u| u.side != side) {
+            if let Some(h) = u.location {
+                let sides = others.entry(h).or_default();
+                if !sides.contains(&u.side) {
+                    sides.push(u.side.clone());
+                }
+            }
+        }
+        Neighbours { others }
+    }
+
+    /// The hexes next to `h` holding units of another side, with those sides, in direction order.
+    #[must_use]
+    pub fn next_to(&self, h: Hex) -> Vec<(Hex, &[String])> {
+        h.neighbours()
+            .into_iter()
+            .filter_map(|n| self.others.get(&n).map(|s| (n, s.as_slice())))
+            .collect()
+    }
+}
+
+/// What a destination means, for a person: how many hexes the way there steps through (`steps`),
+/// and the other sides' units it ends next to: `2 hexes, next to blue in 0304`.
+#[must_use]
+pub fn detail(map: &Map, d: &Destination, steps: usize, near: &Neighbours) -> String {
+    let mut parts = Vec::new();
+    if !d.stay {
+        parts.push(match steps {
+            1 => "1 hex".to_string(),
+            k => format!("{k} hexes"),
+        });
+    }
+    let next = near.next_to(d.hex);
+    if !next.is_empty() {
+        let mut sides: Vec<&str> = Vec::new();
+        for (_, s) in &next {
+            for x in *s {
+                if !sides.contains(&x.as_str()) {
+                    sides.push(x);
+                }
+            }
+        }
+        let hexes: Vec<String> = next.iter().map(|(h, _)| map.id(*h)).collect();
+        parts.push(format!(
+            "next to {} in {}",
+            sides.join(" and "),
+            hexes.join(", ")
+        ));
+    }
+    parts.join(", ")
 }
 
 /// MP as scripts print them: `3.0`, `1.5`.

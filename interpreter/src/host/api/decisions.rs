@@ -5,7 +5,8 @@ use super::search::search_of;
 use crate::geom::search;
 use crate::host::args::push_hexes;
 use crate::host::args::{check_keys, hex_group, number_arg};
-use crate::world::decide::{choose, choose_among};
+use crate::world::agent::Choice;
+use crate::world::decide::{choose, choose_among, shown_options, Shown};
 use crate::world::moves;
 use crate::world::{fail, GameHandle, Rr, World};
 use rhai::{Array, Dynamic, FnPtr, Map as RMap, Module, NativeCallContext};
@@ -33,6 +34,7 @@ pub fn package() -> Module {
             "`extra` (option maps; a `score` ranks them for a bot), `fields` (merged into the result), `label` (default `\"move to\"`),",
             "`rank` (a bot's wish: a `MoveRank`, a map as `move_rank` takes, or a function pointer returning one, called only when a bot decides; `()` is none).",
             "A bot with a `rank` is answered in Rust; without one the ruleset's `bot_choose` gets every option.",
+            "A person sees the board around `from`, each destination numbered, and with each its detail: the hexes the way there steps through and the other sides' units it ends next to.",
             "Returns `#{ kind: \"stay\" | \"move\", hex, cost, label, route }` plus `choice.fields` (`route`: the hexes passed through, both ends included),",
             "or the extra option chosen; no options at all is an error.",
         ],
@@ -43,7 +45,8 @@ pub fn package() -> Module {
         "choose",
         &["game", "side", "kind", "options"],
         &[
-            "Asks `side` to choose one of `options` (any values; a map's `label` is what a person sees) as a decision of `kind`, and logs the answer.",
+            "Asks `side` to choose one of `options` (any values; a map's `label` is what a person sees and the log keeps) as a decision of `kind`, and logs the answer.",
+            "For a person only (never logged): a map's `detail` (text) is shown beside its label, its `hex` (else a label that is a hex id) is numbered in the picture of the board, and the first `focus` hex is the hex the decision is about, marked `@` and in the middle of the picture.",
             "A forced answer (examples) comes first; one option is taken without asking; the `bot` agent calls the ruleset's `fn bot_choose(game, side, kind, options)`, which returns an index or one of the options.",
             "Returns the chosen option; no options, or a side the ruleset lacks, is an error.",
         ],
@@ -206,7 +209,7 @@ fn choose_move(
         .get("fields")
         .and_then(|d| d.read_lock::<RMap>().map(|m| m.clone()))
         .unwrap_or_default();
-    let (map, dests, reach, ids) = {
+    let (map, dests, reach, ids, start) = {
         let w = g.0.borrow();
         let (profile, lim) = search_of(&w, search)?;
         let start = w.hex(from)?;
@@ -228,7 +231,7 @@ fn choose_move(
         };
         let dests = moves::destinations(w.map(), start, &reach.costs, &filter);
         // The options are built while a decision may hold the game: the ids go with them.
-        (w.map().clone(), dests, reach, w.hex_ids().clone())
+        (w.map().clone(), dests, reach, w.hex_ids().clone(), start)
     };
     let option = |i: usize| -> Dynamic {
         if i >= dests.len() {
@@ -261,7 +264,30 @@ fn choose_move(
     };
     let ranked = rank.map(|r| move || best(r));
     let ranked = ranked.as_ref().map(|f| f as &dyn Fn() -> Rr<usize>);
-    let (index, mut chosen) = choose_among(ctx, g, side, kind, n, &option, ranked)?;
+    // What a person is shown: each destination's way there and the other sides' units next to it.
+    let shown = |w: &World| {
+        let map = w.map();
+        let near = moves::Neighbours::of(w.state(), side);
+        let mut choices: Vec<Choice> = dests
+            .iter()
+            .map(|d| {
+                let steps = reach
+                    .route_to(d.hex)
+                    .map_or(0, |r| r.len().saturating_sub(1));
+                Choice {
+                    label: moves::label(&ids.id(map, d.hex), &prefix, d),
+                    detail: moves::detail(map, d, steps, &near),
+                    hex: Some(d.hex),
+                }
+            })
+            .collect();
+        choices.extend(shown_options(w, &extras).choices);
+        Shown {
+            choices,
+            focus: Some(start),
+        }
+    };
+    let (index, mut chosen) = choose_among(ctx, g, side, kind, n, &option, ranked, &shown)?;
     // The way there, for rules that act on every hex passed (occupation, fire on the move).
     if let Some(d) = dests.get(index) {
         let route = reach.route_to(d.hex).unwrap_or_default();
