@@ -110,6 +110,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     game.set_save_to(keep_in.clone());
     save_on_interrupt(game.progress());
     let recording = a.html.as_ref().map(|_| Recording::watch(&mut game));
+    if recording.is_some() {
+        // The page lists each decision's options.
+        game.record_offers();
+    }
     let started = std::time::Instant::now();
     let operations_before = muster_interpreter::host::engine::operations();
     let outcome = game.play();

@@ -51,6 +51,8 @@ try {
   await page.keyboard.press("End");
   await page.keyboard.press("Home");
   check("End then Home comes back to the start", (await hexOf()) === s.before && (await page.evaluate(() => window.replay.cur)) === -1);
+  const opts = await page.$$eval("#narration li.decision .opts", (l) => l.map((x) => x.textContent));
+  check("decisions say among which options they chose", opts.length > 0 && opts.every((t) => t.startsWith("among: ") || t.startsWith("one of ")), opts[0]);
   await page.screenshot({ path: path.join(spec.shots, "replay-short-back.png") });
 
   // The whole game: the first frame within the budget, and every record steps.

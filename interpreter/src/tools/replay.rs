@@ -20,7 +20,7 @@ use crate::world::agent::{Prompt, Reply, Terminal};
 use crate::world::log::{Entry, LogFile, Record};
 use crate::world::save::SaveFile;
 use crate::world::state::{State, Unit};
-use crate::world::Watcher;
+use crate::world::{Offer, Watcher};
 use indexmap::IndexMap;
 use serde_json::{json, Value as Json};
 use std::cell::RefCell;
@@ -181,7 +181,7 @@ impl Recording {
         let map = game.map();
         let style = &game.ruleset().style;
         let board = Board::new(&map, style).with_sides(&game.ruleset().sides);
-        let data = frames(&self.0.borrow(), &map, &board);
+        let data = frames(&self.0.borrow(), &map, &board, &game.offers());
         let (x, y, w, h) = board.view_box();
         let mut svg = format!(
             "<svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" font-family=\"Helvetica, Arial, sans-serif\">{}<defs>",
@@ -235,7 +235,14 @@ impl Recording {
 
 /// The page's data: units, distinct appearances, hex centres, stack offsets, the start and one
 /// frame a record, each change with the value it replaced.
-fn frames(c: &Collected, map: &Map, board: &Board) -> Json {
+/// A decision lists its options on the page when it has at most this many; a longer list (a
+/// move's destinations) is given as its count.
+const LISTED_OPTIONS: usize = 10;
+
+fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
+    // The options of each decision, in the order the decisions were logged (a game recording
+    // its offers records one for every decision it logs).
+    let mut offers = offers.iter();
     let mut looks: IndexMap<String, usize> = IndexMap::new();
     let mut look = |u: &Unit| -> usize {
         let body = board.counter_body(u);
@@ -284,6 +291,13 @@ fn frames(c: &Collected, map: &Map, board: &Board) -> Json {
                 side, agent, kind, ..
             } => {
                 f.insert("d".into(), json!([side, agent, kind]));
+                if let Some(o) = offers.next().filter(|o| o.side == *side && o.kind == *kind) {
+                    if o.labels.len() <= LISTED_OPTIONS {
+                        f.insert("o".into(), json!(o.labels));
+                    } else {
+                        f.insert("o".into(), o.labels.len().into());
+                    }
+                }
             }
             Entry::Event { kind, from, to, .. } => {
                 f.insert("e".into(), kind.as_str().into());
@@ -415,6 +429,7 @@ pub fn replay(path: &Path) -> Result<(Game, Recording)> {
     let mut game = Game::resume_from(save, path, &opts)?;
     game.set_terminal(Box::new(Away));
     let recording = Recording::watch(&mut game);
+    game.record_offers();
     match game.play() {
         Ok(Played::Over(_) | Played::Stopped(_)) => {}
         Err(e) => return Err(e),

@@ -52,6 +52,12 @@
       span.textContent = who;
       li.appendChild(span);
       li.appendChild(document.createTextNode(f.x.startsWith(who) ? f.x.slice(who.length) : " " + f.x));
+      if (f.o !== undefined) {
+        const o = document.createElement("div");
+        o.className = "opts";
+        o.textContent = Array.isArray(f.o) ? "among: " + f.o.join(" · ") : "one of " + f.o + " options";
+        li.appendChild(o);
+      }
     } else {
       li.textContent = f.x;
     }
@@ -222,6 +228,34 @@
     const f = keys[ev.key];
     if (f) { ev.preventDefault(); f(); }
   });
+
+  // The map: the wheel zooms about the pointer, a drag pans, a double click shows it whole.
+  const board = document.getElementById("board");
+  const whole = board.getAttribute("viewBox").split(" ").map(Number);
+  let view = whole.slice();
+  const show = () => board.setAttribute("viewBox", view.join(" "));
+  const perPixel = () => {
+    const r = board.getBoundingClientRect();
+    return Math.max(view[2] / r.width, view[3] / r.height);
+  };
+  board.addEventListener("wheel", (ev) => {
+    ev.preventDefault();
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(board.getScreenCTM().inverse());
+    const k = ev.deltaY < 0 ? 0.8 : 1.25;
+    const w = Math.min(whole[2], Math.max(whole[2] / 20, view[2] * k));
+    const s = w / view[2];
+    view = [p.x - (p.x - view[0]) * s, p.y - (p.y - view[1]) * s, w, view[3] * s];
+    show();
+  }, { passive: false });
+  let drag = null;
+  board.addEventListener("pointerdown", (ev) => { drag = { x: ev.clientX, y: ev.clientY, at: view.slice(), k: perPixel() }; });
+  window.addEventListener("pointerup", () => { drag = null; });
+  board.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    view = [drag.at[0] - (ev.clientX - drag.x) * drag.k, drag.at[1] - (ev.clientY - drag.y) * drag.k, view[2], view[3]];
+    show();
+  });
+  board.addEventListener("dblclick", () => { view = whole.slice(); show(); });
 
   render();
   window.replay = { go, get cur() { return cur; }, records: N, drawnAt: performance.now() };
