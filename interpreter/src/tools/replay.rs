@@ -52,6 +52,20 @@ struct Seen {
     tracks: Vec<(String, i64, i64)>,
     /// The routes of the moves chosen since the record before (see [`Watcher::route`]).
     routes: Vec<Vec<Hex>>,
+    /// Hexes whose markers changed: the hex, its markers before, after.
+    hex_markers: Vec<(Hex, Vec<String>, Vec<String>)>,
+}
+
+/// The markers on each hex that has any.
+type HexMarkers = IndexMap<Hex, Vec<String>>;
+
+fn hex_markers(state: &State) -> HexMarkers {
+    state
+        .hex_markers
+        .iter()
+        .filter(|(_, m)| !m.is_empty())
+        .map(|(h, m)| (*h, m.iter().cloned().collect()))
+        .collect()
 }
 
 /// What a [`Recording`] collects: the state at the start, the state as the last record left
@@ -61,7 +75,9 @@ struct Collected {
     start: Vec<Unit>,
     start_phase: String,
     start_tracks: IndexMap<String, i64>,
+    start_hex_markers: HexMarkers,
     last: Vec<Unit>,
+    last_hex_markers: HexMarkers,
     phase: String,
     tracks: IndexMap<String, i64>,
     /// Routes told since the last record.
@@ -79,7 +95,9 @@ impl Collected {
             start: units.clone(),
             start_phase: state.phase.clone(),
             start_tracks: tracks.clone(),
+            start_hex_markers: hex_markers(state),
             last: units,
+            last_hex_markers: hex_markers(state),
             phase: state.phase.clone(),
             tracks,
             routes: Vec::new(),
@@ -95,6 +113,7 @@ impl Collected {
             self.last.clone_from(&self.start);
             self.phase.clone_from(&self.start_phase);
             self.tracks.clone_from(&self.start_tracks);
+            self.last_hex_markers.clone_from(&self.start_hex_markers);
         }
         let mut units = Vec::new();
         for (i, u) in state.units.values().enumerate() {
@@ -129,7 +148,22 @@ impl Collected {
                 self.tracks.insert(name.clone(), *v);
             }
         }
+        let now = hex_markers(state);
+        let mut marked: Vec<(Hex, Vec<String>, Vec<String>)> = Vec::new();
+        for (h, after) in &now {
+            match self.last_hex_markers.get(h) {
+                Some(before) if before == after => {}
+                before => marked.push((*h, before.cloned().unwrap_or_default(), after.clone())),
+            }
+        }
+        for (h, before) in &self.last_hex_markers {
+            if !now.contains_key(h) {
+                marked.push((*h, before.clone(), Vec::new()));
+            }
+        }
+        self.last_hex_markers = now;
         self.seen.push(Seen {
+            hex_markers: marked,
             record: record.clone(),
             units,
             phase,
@@ -192,14 +226,20 @@ impl Recording {
                 let _ = write!(svg, "<g id=\"L{i}\">{}</g>", body.as_str().unwrap_or(""));
             }
         }
+        if let Some(Json::Array(sets)) = data.get("marks_svg") {
+            for (i, body) in sets.iter().enumerate() {
+                let _ = write!(svg, "<g id=\"M{i}\">{}</g>", body.as_str().unwrap_or(""));
+            }
+        }
         svg.push_str(
             "<marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\"/></marker></defs>",
         );
         svg.push_str(&board.map_layer());
-        svg.push_str("<g id=\"units\"></g><g id=\"overlay\"></g></svg>");
+        svg.push_str("<g id=\"hexmarks\"></g><g id=\"units\"></g><g id=\"overlay\"></g></svg>");
         let mut data = data;
         if let Json::Object(m) = &mut data {
             m.remove("looks_svg");
+            m.remove("marks_svg");
             m.insert("title".into(), title.into());
         }
         // `</` cannot end the script early: JSON may write `<\/`.
@@ -249,6 +289,16 @@ fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
         let n = looks.len();
         *looks.entry(body).or_insert(n)
     };
+    // Hex markers likewise: each distinct set of badges once; -1 for none shown.
+    let mut badge_sets: IndexMap<String, usize> = IndexMap::new();
+    let mut badges = |m: &[String]| -> i64 {
+        let body = board.hex_markers_body(m.iter());
+        if body.is_empty() {
+            return -1;
+        }
+        let n = badge_sets.len();
+        *badge_sets.entry(body).or_insert(n) as i64
+    };
     let mut centres: IndexMap<String, (f64, f64)> = IndexMap::new();
     let mut hex = |h: Option<Hex>| -> Json {
         match h {
@@ -270,6 +320,11 @@ fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
         .start
         .iter()
         .map(|u| json!([hex(u.location), look(u)]))
+        .collect();
+    let start_marks: Vec<Json> = c
+        .start_hex_markers
+        .iter()
+        .map(|(h, m)| json!([hex(Some(*h)), badges(m)]))
         .collect();
     let mut frames = Vec::with_capacity(c.seen.len());
     for s in &c.seen {
@@ -349,6 +404,14 @@ fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
                 f.insert("r".into(), routes.into());
             }
         }
+        if !s.hex_markers.is_empty() {
+            let m: Vec<Json> = s
+                .hex_markers
+                .iter()
+                .map(|(h, before, after)| json!([hex(Some(*h)), badges(after), badges(before)]))
+                .collect();
+            f.insert("m".into(), m.into());
+        }
         if let Some((before, after)) = &s.phase {
             f.insert("p".into(), json!([after, before]));
         }
@@ -372,9 +435,13 @@ fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
         .into_iter()
         .map(|(k, (x, y))| (k, json!([round(x), round(y)])))
         .collect();
+    let marks_at = board.hex_markers_offset();
     json!({
         "units": units,
         "looks_svg": looks.keys().collect::<Vec<_>>(),
+        "marks_svg": badge_sets.keys().collect::<Vec<_>>(),
+        "marks": start_marks,
+        "marks_at": [round(marks_at.0), round(marks_at.1)],
         "hexes": centres,
         "stack": stack,
         "start": start,
@@ -571,6 +638,34 @@ mod tests {
         assert!(
             third.routes.is_empty(),
             "a route goes with the record after it only"
+        );
+    }
+
+    #[test]
+    fn hex_markers_come_and_go_with_their_records() {
+        let h = Hex::new(1, 0);
+        let start = state(&[unit("x", None)], "move", 0);
+        let mut col = Collected::new(&start);
+        let mut marked = start.clone();
+        marked
+            .hex_markers
+            .entry(h)
+            .or_default()
+            .insert("chaos".into());
+        col.take(&marked, &event(0, "chaos falls on a hex"));
+        col.take(&marked, &event(1, "nothing"));
+        let mut cleared = marked.clone();
+        cleared.hex_markers.get_mut(&h).unwrap().clear();
+        col.take(&cleared, &event(2, "the chaos lifts"));
+        assert_eq!(
+            col.seen[0].hex_markers,
+            vec![(h, Vec::new(), vec!["chaos".to_string()])]
+        );
+        assert!(col.seen[1].hex_markers.is_empty());
+        assert_eq!(
+            col.seen[2].hex_markers,
+            vec![(h, vec!["chaos".to_string()], Vec::new())],
+            "an emptied marker set counts as gone"
         );
     }
 

@@ -674,16 +674,15 @@ impl<'a> Board<'a> {
                 continue;
             }
             let (cx, cy) = self.center(*h);
-            let shown: Vec<&String> = markers.iter().collect();
+            let (dx, dy) = self.hex_markers_offset();
             let _ = write!(
                 out,
-                r#"<g class="hex-markers" data-hex="{}" transform="translate({} {})">"#,
+                r#"<g class="hex-markers" data-hex="{}" transform="translate({} {})">{}</g>"#,
                 escape(&self.map.id(*h)),
-                num(cx - self.size * 0.55),
-                num(cy - self.size * 0.35)
+                num(cx + dx),
+                num(cy + dy),
+                self.hex_markers_body(markers.iter())
             );
-            self.badges(&mut out, shown.into_iter(), 0.0, 0.0);
-            out.push_str("</g>");
         }
         let mut stacks: BTreeMap<Hex, usize> = BTreeMap::new();
         for u in state.units.values() {
@@ -705,6 +704,21 @@ impl<'a> Board<'a> {
             );
         }
         out.push_str("</g>");
+        out
+    }
+
+    /// Where a hex's marker badges stand, from its centre: near its top left corner.
+    #[must_use]
+    pub fn hex_markers_offset(&self) -> (f64, f64) {
+        (-self.size * 0.55, -self.size * 0.35)
+    }
+
+    /// A hex's markers as badges down from the origin (see [`Board::hex_markers_offset`]);
+    /// empty when the style shows none of them.
+    #[must_use]
+    pub fn hex_markers_body<'m>(&self, markers: impl Iterator<Item = &'m String>) -> String {
+        let mut out = String::new();
+        self.badges(&mut out, markers, 0.0, 0.0);
         out
     }
 

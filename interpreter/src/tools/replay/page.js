@@ -4,7 +4,9 @@
 // stack [[dx,dy]], start [[hex,look]], phase, tracks {name:value}, and frames, one a record:
 // t turn, k kind (turn|roll|decision|event), x text, n turn number, d [side,agent,kind],
 // e event kind, a [[from hexes], to] arrow, u [[unit, hex, look, old hex, old look]],
-// r [[hexes]] routes, p [phase, old phase], v [[track, value, old value]].
+// r [[hexes]] routes, p [phase, old phase], v [[track, value, old value]],
+// m [[hex, badges, old badges]] hex markers (badges: a drawn set in <defs>, -1 none); the start's
+// hex markers are marks [[hex, badges]], placed at marks_at from the hex centre.
 "use strict";
 (function () {
   const F = DATA.frames;
@@ -13,6 +15,9 @@
   const pos = DATA.start.map((s) => s[0]);
   const look = DATA.start.map((s) => s[1]);
   while (pos.length < DATA.units.length) { pos.push(null); look.push(0); }
+  const marks = {};
+  for (const [h, b] of DATA.marks) marks[h] = b;
+  const marksLayer = document.getElementById("hexmarks");
   let phase = DATA.phase;
   const tracks = Object.assign({}, DATA.tracks);
   let cur = -1; // the record last applied; -1: the start
@@ -79,6 +84,7 @@
       pos[c[0]] = forward ? c[1] : c[3];
       look[c[0]] = forward ? c[2] : c[4];
     }
+    if (f.m) for (const m of f.m) marks[m[0]] = forward ? m[1] : m[2];
     if (f.p) phase = forward ? f.p[0] : f.p[1];
     if (f.v) for (const v of f.v) tracks[v[0]] = forward ? v[1] : v[2];
   }
@@ -123,6 +129,20 @@
     }
   }
 
+  // The hex markers (few hexes have any: drawn afresh at every step).
+  function drawMarks() {
+    const shown = Object.keys(marks).filter((h) => marks[h] >= 0 && DATA.hexes[h]);
+    marksLayer.replaceChildren(...shown.map((h) => {
+      const u = document.createElementNS(SVG, "use");
+      u.setAttribute("href", "#M" + marks[h]);
+      u.setAttribute("class", "hex-markers");
+      u.setAttribute("data-hex", h);
+      const c = DATA.hexes[h];
+      u.setAttribute("transform", "translate(" + (c[0] + DATA.marks_at[0]) + " " + (c[1] + DATA.marks_at[1]) + ")");
+      return u;
+    }));
+  }
+
   let lit = null;
   function render() {
     const count = {};
@@ -149,6 +169,7 @@
       }
       e.g.classList.toggle("changed", changed.has(i));
     }
+    drawMarks();
     // Moved or changed counters on top of their stacks' neighbours.
     for (const i of changed) unitsLayer.appendChild(els[i].g);
     drawOverlay(f);
