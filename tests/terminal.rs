@@ -12,15 +12,16 @@ use std::rc::Rc;
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 const CHICKAMAUGA: &str = "scenarios/last_victory/chickamauga.ron";
 
-/// A person who picks the last option of every decision, and keeps each prompt's kind and text.
-struct Watching(Rc<RefCell<Vec<(String, String)>>>);
+/// A person who picks the last option of every decision (the first, with `.1`), and keeps each
+/// prompt's kind and text.
+struct Watching(Rc<RefCell<Vec<(String, String)>>>, bool);
 
 impl Terminal for Watching {
     fn ask(&mut self, prompt: &Prompt) -> Reply {
         self.0
             .borrow_mut()
             .push((prompt.kind.to_string(), prompt_text(prompt)));
-        Reply::Pick(prompt.choices.len() - 1)
+        Reply::Pick(if self.1 { 0 } else { prompt.choices.len() - 1 })
     }
 
     fn tell(&mut self, _text: &str) {}
@@ -28,6 +29,11 @@ impl Terminal for Watching {
 
 /// The prompts `side`'s person was shown in the first `turns` turns of `scenario` (seed 2).
 fn prompts(scenario: &str, side: &str, turns: usize) -> Vec<(String, String)> {
+    prompts_picking(scenario, side, turns, false)
+}
+
+/// [`prompts`], the person picking the first option of each decision when `first`.
+fn prompts_picking(scenario: &str, side: &str, turns: usize, first: bool) -> Vec<(String, String)> {
     let o = GameOptions {
         seed: 2,
         agents: [(side.to_string(), AgentKind::Human)].into_iter().collect(),
@@ -35,7 +41,7 @@ fn prompts(scenario: &str, side: &str, turns: usize) -> Vec<(String, String)> {
     };
     let seen = Rc::new(RefCell::new(Vec::new()));
     let mut g = Game::from_scenario(Path::new(scenario), &o).unwrap();
-    g.set_terminal(Box::new(Watching(seen.clone())));
+    g.set_terminal(Box::new(Watching(seen.clone(), first)));
     g.set_up().unwrap();
     for _ in 0..turns {
         g.play_turn().unwrap();
@@ -84,4 +90,22 @@ fn a_chit_choice_shows_the_event_text() {
     let all = prompts(KEEP_GOING, "union", 1);
     let chit = first(&all, "key chit");
     insta::assert_snapshot!("sedgwick_key_chit", chit);
+}
+
+#[test]
+fn a_blind_swords_fire_names_its_firers_and_column() {
+    // Attack orders (the first) bring the fire decisions.
+    let all = prompts_picking(
+        "scenarios/sedgwick_attacks/rebel_ambush.ron",
+        "union",
+        2,
+        true,
+    );
+    let fire = first(&all, "fire ");
+    // Each fire: who fires with what, the SP after the modifiers and the column they start on.
+    assert!(
+        fire.contains(" - by ") && fire.contains(" SP, column ") && fire.contains("before shifts"),
+        "{fire}"
+    );
+    insta::assert_snapshot!("sedgwick_fire", fire);
 }
