@@ -472,6 +472,23 @@ fn check(f: &StyleFile, text: &str, path: &Path) -> Result<()> {
             )),
         );
     }
+    // Widths, dashes and mark sizes are fractions of the hex: each from 0 to 2.
+    for (feature, h) in &f.hexsides {
+        let numbers: Vec<f64> = match h {
+            HexsideStyle::Edge(s) | HexsideStyle::Link(s) => std::iter::once(s.width)
+                .chain(s.dash.iter().copied())
+                .collect(),
+            HexsideStyle::Mark(m) => vec![m.size],
+            HexsideStyle::Hidden => Vec::new(),
+        };
+        if let Some(bad) = numbers.into_iter().find(|v| !(0.0..=2.0).contains(v)) {
+            let mut cur = Cursor::new(text, path);
+            return Err(Error::at(
+                cur.find_str(feature),
+                format!("hexside `{feature}`: {bad} is not a fraction of the hex from 0 to 2"),
+            ));
+        }
+    }
     let sizes = [
         ("hex_size", f.hex_size, 4.0, 400.0),
         ("size", f.counter.as_ref().and_then(|c| c.size), 0.1, 2.0),
@@ -530,6 +547,14 @@ mod tests {
         let e = check(&f, text, Path::new("style.ron")).unwrap_err();
         assert!(e.to_string().contains("1:"), "{e}");
         assert!(e.to_string().contains("`#12` is not a colour"), "{e}");
+    }
+
+    #[test]
+    fn hexside_widths_are_fractions_of_the_hex() {
+        let text = "Style(hexsides: {\"road\": Link((colour: \"#000\", width: 40))})";
+        let f: StyleFile = crate::source::parse_ron(text, Path::new("style.ron")).unwrap();
+        let e = check(&f, text, Path::new("style.ron")).unwrap_err();
+        assert!(e.to_string().contains("hexside `road`: 40"), "{e}");
     }
 
     #[test]
