@@ -241,6 +241,7 @@ impl Recording {
             m.remove("looks_svg");
             m.remove("marks_svg");
             m.insert("title".into(), title.into());
+            m.insert("hex_size".into(), style.hex_size.into());
         }
         // `</` cannot end the script early: JSON may write `<\/`.
         let json = data.to_string().replace("</", "<\\/");

@@ -1,7 +1,8 @@
 // The replay page's script: it only places counters, swaps their appearances (drawn once each,
 // in the SVG's <defs>, by the Rust board), highlights the narration and draws the overlays.
 // DATA (written by interpreter/src/tools/replay.rs): units [{id,name,side}], hexes {id:[x,y]},
-// stack [[dx,dy]], start [[hex,look]], phase, tracks {name:value}, and frames, one a record:
+// stack [[dx,dy]], start [[hex,look]], phase, tracks {name:value}, hex_size, and frames, one a
+// record:
 // t turn, k kind (turn|roll|decision|event), x text, n turn number, d [side,agent,kind],
 // e event kind, a [[from hexes], to] arrow, u [[unit, hex, look, old hex, old look]],
 // r [[hexes]] routes, p [phase, old phase], v [[track, value, old value]],
@@ -26,6 +27,9 @@
   const $ = (id) => document.getElementById(id);
   const unitsLayer = $("units");
   const overlay = $("overlay");
+  // Routes, arrows and their labels are drawn for a hex of 32 pixels; other maps scale them.
+  const K = (DATA.hex_size || 32) / 32;
+  overlay.style.setProperty("--k", K);
   const list = $("narration");
 
   // One element a unit, made once; moving it is a transform, its face a <use>.
@@ -116,13 +120,13 @@
         // Stop short of the target's centre, so the head shows beside its counters.
         const dx = to[0] - p[0], dy = to[1] - p[1];
         const d = Math.hypot(dx, dy) || 1;
-        overlay.appendChild(line(p[0], p[1], to[0] - dx / d * 14, to[1] - dy / d * 14, "arrow"));
+        overlay.appendChild(line(p[0], p[1], to[0] - dx / d * 14 * K, to[1] - dy / d * 14 * K, "arrow"));
         mx += p[0]; my += p[1];
       }
       const n = f.a[0].length || 1;
       const t = document.createElementNS(SVG, "text");
       t.setAttribute("x", (mx / n + to[0]) / 2);
-      t.setAttribute("y", (my / n + to[1]) / 2 - 6);
+      t.setAttribute("y", (my / n + to[1]) / 2 - 6 * K);
       t.setAttribute("class", "label");
       t.textContent = f.x.length > 90 ? f.x.slice(0, 87) + "..." : f.x;
       overlay.appendChild(t);
