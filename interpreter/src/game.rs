@@ -560,18 +560,10 @@ impl Game {
     /// last answer, and a fresh game after its set-up: the position as it stands then (a view
     /// of the board). A game that ends first ends.
     pub fn play_until_asked(&mut self) -> Result<()> {
-        /// Stops the game at the first question, saying nothing.
-        struct Stopper;
-        impl Terminal for Stopper {
-            fn ask(&mut self, _: &crate::world::agent::Prompt) -> crate::world::agent::Reply {
-                crate::world::agent::Reply::Quit
-            }
-            fn tell(&mut self, _: &str) {}
-        }
         {
             let mut w = self.handle.0.borrow_mut();
             w.all_played_by(&AgentKind::Human);
-            w.set_terminal(Box::new(Stopper));
+            w.set_terminal(Box::new(crate::world::agent::Absent));
         }
         self.play().map(|_| ())
     }

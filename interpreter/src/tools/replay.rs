@@ -16,7 +16,7 @@ use crate::game::{Game, GameOptions, Played};
 use crate::geom::hex::Hex;
 use crate::geom::map::Map;
 use crate::view::svg::{escape, Board};
-use crate::world::agent::{Prompt, Reply, Terminal};
+use crate::world::agent::Absent;
 use crate::world::log::{Entry, LogFile, Record};
 use crate::world::save::SaveFile;
 use crate::world::state::{State, Unit};
@@ -215,31 +215,28 @@ impl Recording {
         let map = game.map();
         let style = &game.ruleset().style;
         let board = Board::new(&map, style).with_sides(&game.ruleset().sides);
-        let data = frames(&self.0.borrow(), &map, &board, &game.offers());
+        let Frames {
+            mut data,
+            looks,
+            badges,
+        } = frames(&self.0.borrow(), &map, &board, &game.offers());
         let (x, y, w, h) = board.view_box();
         let mut svg = format!(
             "<svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{x:.1} {y:.1} {w:.1} {h:.1}\" font-family=\"Helvetica, Arial, sans-serif\">{}<defs>",
             board.defs()
         );
-        if let Some(Json::Array(looks)) = data.get("looks_svg") {
-            for (i, body) in looks.iter().enumerate() {
-                let _ = write!(svg, "<g id=\"L{i}\">{}</g>", body.as_str().unwrap_or(""));
-            }
+        for (i, body) in looks.iter().enumerate() {
+            let _ = write!(svg, "<g id=\"L{i}\">{body}</g>");
         }
-        if let Some(Json::Array(sets)) = data.get("marks_svg") {
-            for (i, body) in sets.iter().enumerate() {
-                let _ = write!(svg, "<g id=\"M{i}\">{}</g>", body.as_str().unwrap_or(""));
-            }
+        for (i, body) in badges.iter().enumerate() {
+            let _ = write!(svg, "<g id=\"M{i}\">{body}</g>");
         }
         svg.push_str(
             "<marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\"/></marker></defs>",
         );
         svg.push_str(&board.map_layer());
         svg.push_str("<g id=\"hexmarks\"></g><g id=\"units\"></g><g id=\"overlay\"></g></svg>");
-        let mut data = data;
         if let Json::Object(m) = &mut data {
-            m.remove("looks_svg");
-            m.remove("marks_svg");
             m.insert("title".into(), title.into());
             m.insert("hex_size".into(), style.hex_size.into());
         }
@@ -274,13 +271,21 @@ impl Recording {
     }
 }
 
-/// The page's data: units, distinct appearances, hex centres, stack offsets, the start and one
-/// frame a record, each change with the value it replaced.
 /// A decision lists its options on the page when it has at most this many; a longer list (a
 /// move's destinations) is given as its count.
 const LISTED_OPTIONS: usize = 10;
 
-fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
+/// What [`frames`] makes of a recording: the page's data, and the SVG of each distinct counter
+/// appearance and hex-marker badge set the data refers to by index.
+struct Frames {
+    data: Json,
+    looks: Vec<String>,
+    badges: Vec<String>,
+}
+
+/// The page's data: units, hex centres, stack offsets, the start and one frame a record, each
+/// change with the value it replaced; the appearances it refers to beside it.
+fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Frames {
     // The options of each decision, in the order the decisions were logged (a game recording
     // its offers records one for every decision it logs).
     let mut offers = offers.iter();
@@ -437,10 +442,8 @@ fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
         .map(|(k, (x, y))| (k, json!([round(x), round(y)])))
         .collect();
     let marks_at = board.hex_markers_offset();
-    json!({
+    let data = json!({
         "units": units,
-        "looks_svg": looks.keys().collect::<Vec<_>>(),
-        "marks_svg": badge_sets.keys().collect::<Vec<_>>(),
         "marks": start_marks,
         "marks_at": [round(marks_at.0), round(marks_at.1)],
         "hexes": centres,
@@ -449,7 +452,12 @@ fn frames(c: &Collected, map: &Map, board: &Board, offers: &[Offer]) -> Json {
         "phase": c.start_phase,
         "tracks": c.start_tracks,
         "frames": frames,
-    })
+    });
+    Frames {
+        data,
+        looks: looks.into_keys().collect(),
+        badges: badge_sets.into_keys().collect(),
+    }
 }
 
 /// A coordinate to a tenth: enough for a screen, and a smaller page.
@@ -465,18 +473,6 @@ pub fn load_game(path: &Path) -> Result<(SaveFile, Option<LogFile>)> {
     }
     let log = LogFile::load(path)?;
     Ok((SaveFile::from_log(&log, path)?, Some(log)))
-}
-
-/// A terminal that is never there: a person asked after the saved answers ran out ends the
-/// game (the replay shows what was played, no more), and nothing is told.
-struct Away;
-
-impl Terminal for Away {
-    fn ask(&mut self, _prompt: &Prompt) -> Reply {
-        Reply::End
-    }
-
-    fn tell(&mut self, _text: &str) {}
 }
 
 /// Plays again, watched, the game of `path` (a log with a header line, or a save): every side
@@ -495,7 +491,9 @@ pub fn replay(path: &Path) -> Result<(Game, Recording)> {
     }
     let opts = GameOptions::default();
     let mut game = Game::resume_from(save, path, &opts)?;
-    game.set_terminal(Box::new(Away));
+    // A person asked after the saved answers ran out ends the game: the replay shows what
+    // was played, no more.
+    game.set_terminal(Box::new(Absent));
     let recording = Recording::watch(&mut game);
     game.record_offers();
     match game.play() {

@@ -318,6 +318,20 @@ impl Terminal for StdTerminal {
     }
 }
 
+/// A terminal nobody sits at: the first question a person is asked ends the game (as the end
+/// of input does), and nothing is told. A game replayed or drawn for a view stops so where its
+/// saved answers run out.
+#[derive(Debug, Default)]
+pub struct Absent;
+
+impl Terminal for Absent {
+    fn ask(&mut self, _prompt: &Prompt) -> Reply {
+        Reply::End
+    }
+
+    fn tell(&mut self, _text: &str) {}
+}
+
 /// A forced answer in an example file: an option's index or its label.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
