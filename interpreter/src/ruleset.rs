@@ -245,7 +245,25 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
     if file.los.is_some() {
         into.los = file.los;
     }
-    into.movement.extend(file.movement);
+    for (name, profile) in file.movement {
+        let profile = match &profile.like {
+            None => profile,
+            Some(like) => {
+                let mut cur = crate::source::Cursor::new(&text, &manifest);
+                let at = cur.find_str(&name);
+                let Some(from) = into.movement.get(like) else {
+                    return Err(Error::at(
+                        at,
+                        format!("movement profile `{name}` is `like` `{like}`, which is not defined before it (here or in a base)"),
+                    ));
+                };
+                profile
+                    .derive(from)
+                    .map_err(|m| Error::at(at, format!("movement profile `{name}`: {m}")))?
+            }
+        };
+        into.movement.insert(name, profile);
+    }
     if file.zoc.is_some() {
         into.zoc = file.zoc;
     }
@@ -307,10 +325,18 @@ fn check_values(file: &RulesetFile, text: &str, manifest: &Path) -> Result<()> {
         let at = cur.find_str(name);
         let costs = profile.terrain.values().chain(profile.hexside.values());
         if let Some(c) = costs
+            .chain(profile.uphill.values())
             .chain([&profile.default_terrain])
             .find(|c| !c.is_finite())
         {
             return Err(Error::at(at, format!("movement profile `{name}` has a cost of {c}; costs are numbers (negative: no entry)")));
+        }
+        let times = profile.terrain_times;
+        if !(times.is_finite() && times > 0.0) {
+            return Err(Error::at(
+                at,
+                format!("movement profile `{name}` has `terrain_times: {times}`; it multiplies costs by a number above 0"),
+            ));
         }
         for c in &profile.connections {
             let costs = std::iter::once(&c.cost).chain(c.into.values());

@@ -253,6 +253,11 @@ impl Map {
         (c.on_map, c.tags, c.sides[dir])
     }
 
+    /// The elevation of the grid cell at `index` (see [`Self::step_bits`]).
+    pub(crate) fn cell_elevation(&self, index: usize) -> i32 {
+        self.cells[index].elevation
+    }
+
     /// Whether the hex is on the map.
     #[must_use]
     pub fn contains(&self, h: Hex) -> bool {

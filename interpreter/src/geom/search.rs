@@ -13,9 +13,14 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// A movement profile as written in a ruleset: what it costs to enter a hex.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
+    /// Another profile of the ruleset this one copies, changing only `stop_in` (when given) and
+    /// `terrain_times` (which multiplies the copied one): mounted troops that stop in woods,
+    /// night movement. The ruleset resolves it when it loads ([`Profile::derive`]).
+    #[serde(default)]
+    pub like: Option<String>,
     /// Cost to enter a hex by terrain tag; the highest of the hex's tags counts.
     /// A negative cost means the hex cannot be entered.
     #[serde(default)]
@@ -27,13 +32,68 @@ pub struct Profile {
     /// Cost added for crossing a hexside feature; negative means it cannot be crossed.
     #[serde(default)]
     pub hexside: IndexMap<String, f64>,
+    /// Cost added for crossing a hexside feature into a higher hex only (a slope: nothing
+    /// going down or along a level).
+    #[serde(default)]
+    pub uphill: IndexMap<String, f64>,
     /// Features that let a unit cross a side that another feature forbids (bridge, ford).
     #[serde(default)]
     pub crossings: Vec<String>,
     /// Movement along connected hexsides (roads, trails): replaces the
-    /// terrain cost (hexside additions still apply).
+    /// terrain cost (hexside additions still apply, but those the connection cancels).
     #[serde(default)]
     pub connections: Vec<Connection>,
+    /// Terrain tags whose hexes end the move when entered other than along a connection
+    /// (guns that must halt in thick woods unless they follow a road).
+    #[serde(default)]
+    pub stop_in: Vec<String>,
+    /// Multiplies every terrain cost (not connections, not hexside additions): night movement
+    /// that doubles the cost of the ground off the roads.
+    #[serde(default = "one")]
+    pub terrain_times: f64,
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile {
+            like: None,
+            terrain: IndexMap::new(),
+            default_terrain: 1.0,
+            hexside: IndexMap::new(),
+            uphill: IndexMap::new(),
+            crossings: Vec::new(),
+            connections: Vec::new(),
+            stop_in: Vec::new(),
+            terrain_times: 1.0,
+        }
+    }
+}
+
+impl Profile {
+    /// The profile a `like` profile stands for, given the profile it names: that one's costs,
+    /// this one's `stop_in` when it gives any, and both `terrain_times` multiplied. Refused when
+    /// this one also sets costs of its own (they would be silently ignored).
+    pub fn derive(&self, from: &Profile) -> Result<Profile, String> {
+        let own_costs = !self.terrain.is_empty()
+            || !self.hexside.is_empty()
+            || !self.uphill.is_empty()
+            || !self.crossings.is_empty()
+            || !self.connections.is_empty()
+            || self.default_terrain != 1.0;
+        if own_costs {
+            return Err("a profile `like` another takes its costs from it: it may set only `stop_in` and `terrain_times`".into());
+        }
+        Ok(Profile {
+            like: None,
+            stop_in: if self.stop_in.is_empty() {
+                from.stop_in.clone()
+            } else {
+                self.stop_in.clone()
+            },
+            terrain_times: from.terrain_times * self.terrain_times,
+            ..from.clone()
+        })
+    }
 }
 
 fn one() -> f64 {
@@ -51,6 +111,10 @@ pub struct Connection {
     /// A different cost by terrain tag of the hex entered (a trail into forest).
     #[serde(default)]
     pub into: IndexMap<String, f64>,
+    /// Hexside features (of `hexside` or `uphill`) whose added cost does not apply along this
+    /// connection (a road up a slope).
+    #[serde(default)]
+    pub cancels: Vec<String>,
 }
 
 /// Which hexes a unit's zone of control covers.
@@ -68,8 +132,9 @@ pub struct ZocRules {
     pub exclude_terrain: Vec<String>,
 }
 
-/// A connection bound to a map: its feature bit, its cost, and its costs by terrain bit.
-type CompiledConnection = (u64, f64, Vec<(u64, f64)>);
+/// A connection bound to a map: its feature bit, its cost, its costs by terrain bit, and the
+/// feature bits whose added costs it cancels.
+type CompiledConnection = (u64, f64, Vec<(u64, f64)>, u64);
 
 /// A profile bound to a map's bits.
 #[derive(Clone, Debug)]
@@ -77,19 +142,34 @@ pub struct CompiledProfile {
     terrain: Vec<(u64, f64)>,
     default_terrain: f64,
     hexside: Vec<(u64, f64)>,
+    uphill: Vec<(u64, f64)>,
     crossings: u64,
     connections: Vec<CompiledConnection>,
+    stop_in: u64,
+    terrain_times: f64,
     /// Every step's cost on the map it was bound to, made on the first search.
     steps: std::cell::OnceCell<StepTable>,
 }
 
+/// One step's cost and whether entering that way ends the move (`stop_in`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The movement points it costs.
+    pub cost: f64,
+    /// Whether the unit must stop in the hex entered.
+    pub stops: bool,
+}
+
 /// The cost of each step of a map, by grid index and direction (`NaN`: no step there),
-/// with the profile's connections (roads) and without them (a crowded road, say): a search
-/// looks a step up instead of working it out.
+/// with the profile's connections (roads) and without them (a crowded road, say), and which of
+/// those steps end the move (a bit per direction): a search looks a step up instead of working
+/// it out.
 #[derive(Clone, Debug)]
 struct StepTable {
     with_connections: Vec<[f64; 6]>,
     plain: Vec<[f64; 6]>,
+    stops_with_connections: Vec<u8>,
+    stops_plain: Vec<u8>,
 }
 
 impl CompiledProfile {
@@ -101,22 +181,26 @@ impl CompiledProfile {
                 .filter_map(|(t, c)| map.tag_bit(t).map(|b| (b, *c)))
                 .collect()
         };
+        let features = |m: &IndexMap<String, f64>| -> Vec<(u64, f64)> {
+            m.iter()
+                .filter_map(|(f, c)| map.feature_bit(f).map(|b| (b, *c)))
+                .collect()
+        };
         CompiledProfile {
             terrain: tags(&p.terrain),
             default_terrain: p.default_terrain,
-            hexside: p
-                .hexside
-                .iter()
-                .filter_map(|(f, c)| map.feature_bit(f).map(|b| (b, *c)))
-                .collect(),
+            hexside: features(&p.hexside),
+            uphill: features(&p.uphill),
             crossings: map.feature_mask(&p.crossings),
+            stop_in: map.tag_mask(&p.stop_in),
+            terrain_times: p.terrain_times,
             steps: std::cell::OnceCell::new(),
             connections: p
                 .connections
                 .iter()
                 .filter_map(|c| {
                     map.feature_bit(&c.feature)
-                        .map(|b| (b, c.cost, tags(&c.into)))
+                        .map(|b| (b, c.cost, tags(&c.into), map.feature_mask(&c.cancels)))
                 })
                 .collect(),
         }
@@ -126,27 +210,35 @@ impl CompiledProfile {
     fn steps(&self, map: &Map) -> &StepTable {
         self.steps.get_or_init(|| {
             let cells = map.neighbour_cells();
-            let table = |connections: bool| -> Vec<[f64; 6]> {
+            let table = |connections: bool| -> (Vec<[f64; 6]>, Vec<u8>) {
                 (0..cells.len())
                     .map(|i| {
                         let mut row = [f64::NAN; 6];
+                        let mut stops = 0u8;
                         for (dir, n) in cells[i].iter().enumerate() {
                             let Some(n) = n else { continue };
                             let (on_map, tags, _) = map.step_bits(*n as usize, 0);
                             let side = map.step_bits(i, dir).2;
-                            if on_map {
-                                row[dir] = self
-                                    .cost_by_bits(side, tags, connections)
-                                    .unwrap_or(f64::NAN);
+                            let rise = map.cell_elevation(*n as usize) > map.cell_elevation(i);
+                            if !on_map {
+                                continue;
+                            }
+                            if let Some(step) = self.step_by_bits(side, tags, rise, connections) {
+                                row[dir] = step.cost;
+                                stops |= u8::from(step.stops) << dir;
                             }
                         }
-                        row
+                        (row, stops)
                     })
-                    .collect()
+                    .unzip()
             };
+            let (with_connections, stops_with_connections) = table(true);
+            let (plain, stops_plain) = table(false);
             StepTable {
-                with_connections: table(true),
-                plain: table(false),
+                with_connections,
+                plain,
+                stops_with_connections,
+                stops_plain,
             }
         })
     }
@@ -161,45 +253,60 @@ impl CompiledProfile {
     /// [`Self::step_cost`] with or without the profile's connections (roads).
     #[must_use]
     pub fn step_cost_by(&self, map: &Map, from: Hex, to: Hex, connections: bool) -> Option<f64> {
+        self.step(map, from, to, connections).map(|s| s.cost)
+    }
+
+    /// The step from `from` into the adjacent `to`, with or without the profile's connections:
+    /// its cost and whether it ends the move; `None` if it cannot be done.
+    #[must_use]
+    pub fn step(&self, map: &Map, from: Hex, to: Hex, connections: bool) -> Option<Step> {
         if !map.contains(to) || from.distance(to) != 1 {
             return None;
         }
-        self.cost_by_bits(map.side_bits(from, to), map.tag_bits(to), connections)
+        let rise = map.elevation(to) > map.elevation(from);
+        self.step_by_bits(map.side_bits(from, to), map.tag_bits(to), rise, connections)
     }
 
-    /// The step cost across a side with feature bits `side` into a hex with terrain bits
-    /// `tags` (see [`Self::step_cost_by`]).
-    fn cost_by_bits(&self, side: u64, tags: u64, connections: bool) -> Option<f64> {
+    /// The step across a side with feature bits `side` into a hex with terrain bits `tags`,
+    /// `rise` when that hex is higher (see [`Self::step`]).
+    fn step_by_bits(&self, side: u64, tags: u64, rise: bool, connections: bool) -> Option<Step> {
         let crossing = side & self.crossings != 0;
-        let mut add = 0.0;
-        for (bit, cost) in &self.hexside {
-            if side & bit != 0 {
-                if *cost < 0.0 {
-                    if !crossing {
-                        return None;
-                    }
-                } else {
-                    add += cost;
-                }
-            }
+        let uphill = self.uphill.iter().filter(|_| rise);
+        let features = || {
+            self.hexside
+                .iter()
+                .chain(uphill.clone())
+                .filter(|(bit, _)| side & bit != 0)
+        };
+        if features().any(|(_, c)| *c < 0.0) && !crossing {
+            return None;
         }
-        // Along a road or trail the connection's cost replaces the terrain
-        // cost; hexside additions (a ford on a trail) still apply.
+        // The side's added costs but those of features in `cancelled`.
+        let added = |cancelled: u64| -> f64 {
+            features()
+                .filter(|(bit, c)| *c >= 0.0 && bit & cancelled == 0)
+                .map(|(_, c)| c)
+                .sum()
+        };
+        // Along a road or trail the connection's cost replaces the terrain cost; hexside
+        // additions (a ford on a trail) still apply unless the connection cancels them.
         let along = self
             .connections
             .iter()
-            .filter(|(bit, _, _)| connections && side & bit != 0)
-            .map(|(_, cost, into)| {
-                into.iter()
+            .filter(|(bit, ..)| connections && side & bit != 0)
+            .map(|(_, cost, into, cancels)| {
+                let base = into
+                    .iter()
                     .filter(|(b, _)| tags & b != 0)
                     .map(|(_, c)| *c)
-                    .fold(*cost, f64::max)
+                    .fold(*cost, f64::max);
+                base + added(*cancels)
             })
             .fold(None, |best: Option<f64>, c| {
                 Some(best.map_or(c, |b| b.min(c)))
             });
-        if let Some(c) = along {
-            return Some(c + add);
+        if let Some(cost) = along {
+            return Some(Step { cost, stops: false });
         }
         let mut cost: Option<f64> = None;
         for (bit, c) in &self.terrain {
@@ -211,7 +318,10 @@ impl CompiledProfile {
             }
         }
         let base = cost.unwrap_or(self.default_terrain);
-        (base >= 0.0).then_some(base + add)
+        (base >= 0.0).then(|| Step {
+            cost: base * self.terrain_times + added(0),
+            stops: tags & self.stop_in != 0,
+        })
     }
 }
 
@@ -259,8 +369,12 @@ pub struct Reach {
     /// The hexes reached with their least cost, cheapest first (the start at 0).
     pub costs: Vec<(Hex, f64)>,
     start: Hex,
-    /// Each hex reached but the start, with the hex it was reached from.
+    /// Each hex reached but the start, with the hex it was reached from, on routes along which
+    /// the unit may go on.
     came: Vec<(Hex, Hex)>,
+    /// The hexes whose least cost is on entering them a way that ends the move (the profile's
+    /// `stop_in`), with the hex they were entered from.
+    came_to_stop: Vec<(Hex, Hex)>,
 }
 
 impl Reach {
@@ -270,17 +384,16 @@ impl Reach {
         // A route is a few steps and a move's search reaches at most a few hundred hexes, so a
         // scan per step costs less than indexing every hex reached (a whole-map `path` scans
         // more, and is rare).
-        let came = |h: Hex| {
-            self.came
-                .iter()
-                .find(|(x, _)| *x == h)
-                .map(|(_, from)| *from)
-        };
-        if goal != self.start && came(goal).is_none() {
-            return None;
-        }
+        let find =
+            |list: &[(Hex, Hex)], h: Hex| list.iter().find(|(x, _)| *x == h).map(|(_, from)| *from);
+        let came = |h: Hex| find(&self.came, h);
         let mut out = vec![goal];
         let mut h = goal;
+        if goal != self.start {
+            // The last step may be one that ends the move; the steps before it never are.
+            h = find(&self.came_to_stop, goal).or_else(|| came(goal))?;
+            out.push(h);
+        }
         while h != self.start {
             h = came(h)?;
             out.push(h);
@@ -301,6 +414,11 @@ struct Scratch {
     seen: Vec<u32>,
     best: Vec<f64>,
     came: Vec<Hex>,
+    /// The same for entering a cell a way that ends the move (`Profile::stop_in`): such a cell
+    /// is reached but not left, so it has a cost of its own beside `best`.
+    seen_stopped: Vec<u32>,
+    best_stopped: Vec<f64>,
+    came_stopped: Vec<Hex>,
     /// Cells the unit may not enter, may not leave, or enters without roads.
     blocked: Vec<u32>,
     stop: Vec<u32>,
@@ -323,6 +441,8 @@ impl Scratch {
             }
             self.best.resize(n, f64::INFINITY);
             self.came.resize(n, Hex::new(0, 0));
+            self.best_stopped.resize(n, f64::INFINITY);
+            self.came_stopped.resize(n, Hex::new(0, 0));
             self.extra.resize(n, 0.0);
         }
         self.epoch = self.epoch.wrapping_add(1);
@@ -336,9 +456,10 @@ impl Scratch {
     }
 
     /// Every array of stamps.
-    fn stamps(&mut self) -> [&mut Vec<u32>; 5] {
+    fn stamps(&mut self) -> [&mut Vec<u32>; 6] {
         [
             &mut self.seen,
+            &mut self.seen_stopped,
             &mut self.blocked,
             &mut self.stop,
             &mut self.plain,
@@ -352,6 +473,19 @@ impl Scratch {
         } else {
             f64::INFINITY
         }
+    }
+
+    fn best_stopped(&self, i: usize) -> f64 {
+        if self.seen_stopped[i] == self.epoch {
+            self.best_stopped[i]
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// The least cost of a cell, either way it was entered.
+    fn least(&self, i: usize) -> f64 {
+        self.best(i).min(self.best_stopped(i))
     }
 }
 
@@ -369,6 +503,7 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
             costs: vec![(start, 0.0)],
             start,
             came: Vec::new(),
+            came_to_stop: Vec::new(),
         };
     };
     SCRATCH.with(|s| search(map, profile, start, start_i, limits, &mut s.borrow_mut()))
@@ -427,10 +562,13 @@ fn search(
         for (dir, &ni) in neighbours[hi].iter().enumerate() {
             let Some(ni) = ni else { continue };
             let ni = ni as usize;
-            let step = if s.plain[ni] == epoch {
-                steps.plain[hi][dir]
+            let (step, stops) = if s.plain[ni] == epoch {
+                (steps.plain[hi][dir], steps.stops_plain[hi] >> dir & 1 == 1)
             } else {
-                steps.with_connections[hi][dir]
+                (
+                    steps.with_connections[hi][dir],
+                    steps.stops_with_connections[hi] >> dir & 1 == 1,
+                )
             };
             if step.is_nan() || s.blocked[ni] == epoch {
                 continue;
@@ -448,12 +586,18 @@ fn search(
                     continue;
                 }
             }
-            let known = s.best(ni);
-            if total < known - 1e-9 {
-                let n = h.neighbour(dir);
-                if known.is_infinite() {
-                    reached.push((n, ni));
+            let n = h.neighbour(dir);
+            if s.least(ni).is_infinite() {
+                reached.push((n, ni));
+            }
+            if stops {
+                // Reached, but the move ends here: it is not searched on from this entry.
+                if total < s.best_stopped(ni) - 1e-9 {
+                    s.seen_stopped[ni] = epoch;
+                    s.best_stopped[ni] = total;
+                    s.came_stopped[ni] = h;
                 }
+            } else if total < s.best(ni) - 1e-9 {
                 s.seen[ni] = epoch;
                 s.best[ni] = total;
                 s.came[ni] = h;
@@ -461,16 +605,30 @@ fn search(
             }
         }
     }
-    let mut costs: Vec<(Hex, f64)> = reached.iter().map(|&(h, i)| (h, s.best[i])).collect();
+    let mut costs: Vec<(Hex, f64)> = reached.iter().map(|&(h, i)| (h, s.least(i))).collect();
     costs.sort_by(|a, b| {
         a.1.partial_cmp(&b.1)
             .unwrap_or(Ordering::Equal)
             .then(a.0.cmp(&b.0))
     });
-    let came = reached[1..].iter().map(|&(h, i)| (h, s.came[i])).collect();
+    let came_to_stop = reached[1..]
+        .iter()
+        .filter(|&&(_, i)| s.best_stopped(i) < s.best(i))
+        .map(|&(h, i)| (h, s.came_stopped[i]))
+        .collect();
+    let came = reached[1..]
+        .iter()
+        .filter(|&&(_, i)| s.best(i).is_finite())
+        .map(|&(h, i)| (h, s.came[i]))
+        .collect();
     s.reached = reached;
     s.heap = heap;
-    Reach { costs, start, came }
+    Reach {
+        costs,
+        start,
+        came,
+        came_to_stop,
+    }
 }
 
 /// A zone-of-control rule bound to a map.
