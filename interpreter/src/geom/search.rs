@@ -850,6 +850,159 @@ mod tests {
         assert_eq!(reachable(&m, &p, h("0101"), &free).costs, first.costs);
     }
 
+    /// Three rows of five hexes rising from level 0 to 1 across a slope between columns 2 and
+    /// 3, with a lane along the first row and thick woods at 0401 and 0402.
+    fn hill() -> Map {
+        let text = r#"Map(
+            name: "hill",
+            numbering: (column_range: (1, 5), row_range: (1, 3)),
+            terrain_codes: {".": ["clear"], "t": ["thick"]},
+            features: ["slope", "lane"],
+            terrain: [". . . t .", ". . . t .", ". . . . ."],
+            elevation: ["0 0 1 1 1", "0 0 1 1 1", "0 0 1 1 1"],
+            hexsides: [("0201/0301", ["slope"]), ("0202/0302", ["slope"]), ("0203/0303", ["slope"])],
+            paths: [("lane", ["0201", "0301", "0401", "0501"])],
+        )"#;
+        Map::from_str(text, Path::new("hill.ron")).unwrap()
+    }
+
+    fn ron_profile(text: &str) -> Profile {
+        ron::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn slopes_cost_going_up_only_and_lanes_cancel_them() {
+        let m = hill();
+        let h = |id: &str| m.parse(id).unwrap();
+        let p = CompiledProfile::new(
+            &ron_profile(
+                r#"(terrain: {"thick": 3}, uphill: {"slope": 1}, connections: [(feature: "lane", cost: 1, cancels: ["slope"])])"#,
+            ),
+            &m,
+        );
+        assert_eq!(
+            p.step_cost(&m, h("0202"), h("0302")),
+            Some(2.0),
+            "up the slope"
+        );
+        assert_eq!(p.step_cost(&m, h("0302"), h("0202")), Some(1.0), "down it");
+        assert_eq!(
+            p.step_cost(&m, h("0201"), h("0301")),
+            Some(1.0),
+            "up along the lane"
+        );
+        assert_eq!(
+            p.step_cost_by(&m, h("0201"), h("0301"), false),
+            Some(2.0),
+            "the lane crowded: the slope counts again"
+        );
+        let keeps = CompiledProfile::new(
+            &ron_profile(r#"(uphill: {"slope": 1}, connections: [(feature: "lane", cost: 1)])"#),
+            &m,
+        );
+        assert_eq!(
+            keeps.step_cost(&m, h("0201"), h("0301")),
+            Some(2.0),
+            "a lane that cancels nothing pays the slope"
+        );
+    }
+
+    #[test]
+    fn stop_in_terrain_ends_a_move_unless_along_a_connection() {
+        let m = hill();
+        let h = |id: &str| m.parse(id).unwrap();
+        let p = CompiledProfile::new(
+            &ron_profile(
+                r#"(terrain: {"thick": 3}, stop_in: ["thick"], connections: [(feature: "lane", cost: 1)])"#,
+            ),
+            &m,
+        );
+        let limits = MoveLimits {
+            mp: 10.0,
+            ..Default::default()
+        };
+        let reach = reachable(&m, &p, h("0201"), &limits);
+        let cost = |id: &str| {
+            reach
+                .costs
+                .iter()
+                .find(|(x, _)| m.id(*x) == id)
+                .map(|c| c.1)
+        };
+        assert_eq!(cost("0401"), Some(2.0), "into the woods along the lane");
+        assert_eq!(
+            cost("0402"),
+            Some(4.0),
+            "entered off the lane: the move ends there"
+        );
+        assert_eq!(
+            cost("0501"),
+            Some(3.0),
+            "on along the lane through the woods"
+        );
+        let route: Vec<String> = reach
+            .route_to(h("0501"))
+            .unwrap()
+            .iter()
+            .map(|x| m.id(*x))
+            .collect();
+        assert_eq!(route, ["0201", "0301", "0401", "0501"]);
+        // Crowd the lane in 0401: entered off the road there, the woods stop the unit, so 0501
+        // is reached only round by the third row.
+        let crowded = MoveLimits {
+            plain: vec![h("0401")],
+            ..limits.clone()
+        };
+        let reach = reachable(&m, &p, h("0201"), &crowded);
+        let route = reach.route_to(h("0401")).unwrap();
+        assert_eq!(route.len(), 3, "0201, 0301, then into the woods to stop");
+        assert!(
+            reach
+                .route_to(h("0501"))
+                .unwrap()
+                .iter()
+                .all(|x| m.id(*x) != "0401"),
+            "no route goes on from a hex it had to stop in"
+        );
+        let round = reach.costs.iter().find(|(x, _)| m.id(*x) == "0501");
+        assert_eq!(round.map(|c| c.1), Some(5.0), "round by the third row");
+        let short = reachable(&m, &p, h("0201"), &MoveLimits { mp: 4.0, ..crowded });
+        assert!(
+            !short.costs.iter().any(|(x, _)| m.id(*x) == "0501"),
+            "not through the woods it had to stop in"
+        );
+    }
+
+    #[test]
+    fn a_derived_profile_copies_costs_and_multiplies_terrain() {
+        let m = hill();
+        let h = |id: &str| m.parse(id).unwrap();
+        let foot = ron_profile(
+            r#"(terrain: {"thick": 3}, uphill: {"slope": 1}, connections: [(feature: "lane", cost: 1, cancels: ["slope"])])"#,
+        );
+        let night = ron_profile(r#"(like: Some("foot"), terrain_times: 2)"#)
+            .derive(&foot)
+            .unwrap();
+        let p = CompiledProfile::new(&night, &m);
+        assert_eq!(
+            p.step_cost(&m, h("0302"), h("0402")),
+            Some(6.0),
+            "thick woods doubled"
+        );
+        assert_eq!(
+            p.step_cost(&m, h("0202"), h("0302")),
+            Some(3.0),
+            "clear doubled, slope not"
+        );
+        assert_eq!(
+            p.step_cost(&m, h("0301"), h("0401")),
+            Some(1.0),
+            "the lane unchanged"
+        );
+        let bad = ron_profile(r#"(like: Some("foot"), terrain: {"thick": 1})"#).derive(&foot);
+        assert!(bad.unwrap_err().contains("may set only"));
+    }
+
     #[test]
     fn paths_and_zoc_and_retreats() {
         let m = map();

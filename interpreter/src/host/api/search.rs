@@ -41,6 +41,26 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "move_step",
+        &["game", "from", "to", "profile", "roads"],
+        &[
+            "The step from `from` into the adjacent `to` under movement profile `profile`, along its connections (roads) when `roads` is true, else as if they were not there (a crowded road).",
+            "Returns `#{ cost, stops }` (`stops`: the profile's `stop_in` ends the move there), `()` when the step is impossible; an unknown profile or hex is an error.",
+        ],
+        |g: &mut GameHandle, a: &str, b: &str, profile: &str, roads: bool| -> Rr<Dynamic> {
+            let w = g.0.borrow();
+            let p = w.profile(profile)?;
+            Ok(p.step(w.map(), w.hex(a)?, w.hex(b)?, roads)
+                .map_or(Dynamic::UNIT, |s| {
+                    let mut out = RMap::new();
+                    out.insert("cost".into(), Dynamic::from_float(s.cost));
+                    out.insert("stops".into(), Dynamic::from_bool(s.stops));
+                    out.into()
+                }))
+        },
+    );
+    reg!(
+        m,
         "reachable",
         &["game", "from", "search"],
         &[
