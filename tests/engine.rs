@@ -340,6 +340,21 @@ fn values_that_would_crash_or_hang_the_engine_are_refused_at_load_with_their_pla
             "movement profile `foot`: the `road` connection costs -1",
         ),
         (
+            "zero_terrain_times",
+            "    movement: {\"foot\": (terrain_times: 0)},",
+            "movement profile `foot` has `terrain_times: 0`",
+        ),
+        (
+            "like_unknown",
+            "    movement: {\"mounted\": (like: \"foot\")},",
+            "movement profile `mounted` is `like` `foot`, which is not defined before it",
+        ),
+        (
+            "like_with_costs",
+            "    movement: {\"foot\": (), \"mounted\": (like: \"foot\", hexside: {\"creek\": -1})},",
+            "movement profile `mounted`: a profile `like` another takes its costs from it",
+        ),
+        (
             "no_operations_limit",
             "    limits: (operations: 0, call_depth: 48, string_size: 1000, array_size: 1000, map_size: 1000),",
             "limit `operations` is 0; a ruleset may set it from 1 to",
