@@ -17,12 +17,12 @@ pub struct RenderOptions {
     pub hex_size: Option<f64>,
 }
 
-/// The position of a scenario after its set-up (`save` is `None`), or of a save where it
-/// stopped: the game, played until a decision would ask someone. With a save, `scenario` may
-/// be left out; given, it must be the save's.
+/// The position of a scenario after its set-up, before any turn (`save` is `None`), or of a save
+/// where it stopped: the game played until a decision would ask someone. With a save, `scenario`
+/// may be left out; given, it must be the save's.
 pub fn position(scenario: Option<&Path>, save: Option<&Path>) -> Result<Game> {
     let opts = GameOptions::default();
-    let mut game = match (scenario, save) {
+    let game = match (scenario, save) {
         (_, Some(path)) => {
             let file = SaveFile::load(path)?;
             if let Some(s) = scenario {
@@ -36,16 +36,22 @@ pub fn position(scenario: Option<&Path>, save: Option<&Path>) -> Result<Game> {
                     )));
                 }
             }
-            Game::resume_from(file, path, &opts)?
+            let mut game = Game::resume_from(file, path, &opts)?;
+            game.play_until_asked()?;
+            game
         }
-        (Some(s), None) => Game::from_scenario(s, &opts)?,
+        (Some(s), None) => {
+            // A scenario is drawn as its set-up leaves it, before any turn is played.
+            let mut game = Game::from_scenario(s, &opts)?;
+            game.set_up()?;
+            game
+        }
         (None, None) => {
             return Err(Error::usage(
                 "muster render needs a SCENARIO, or --save FILE",
             ))
         }
     };
-    game.play_until_asked()?;
     Ok(game)
 }
 

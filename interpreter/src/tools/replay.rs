@@ -683,7 +683,7 @@ mod tests {
 
     #[test]
     fn a_move_chosen_with_choose_move_is_drawn_as_its_route() {
-        let scenario = Path::new("../scenarios/last_victory/chickamauga.ron");
+        let scenario = Path::new("../scenarios/sedgwick_attacks/keep_going_boys.ron");
         let opts = GameOptions {
             seed: 1,
             ..GameOptions::default()
@@ -704,7 +704,7 @@ mod tests {
             })
         });
         assert!(routed.is_some(), "no move was told with its route");
-        let page = recording.page(&game, "chickamauga");
+        let page = recording.page(&game, "keep going boys");
         assert!(page.contains("\"r\":[["), "the page draws routes");
         assert!(page.contains("\"a\":[["), "the page draws combat arrows");
     }
