@@ -85,6 +85,21 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "outcome",
+        &["game", "text"],
+        &[
+            "Reads `text` by the grammar of result cells (`X / Y`, `X (Y)`, `X + Y`, `A:X`, codes with numbers): a result an event card prints, say.",
+            "Returns the outcome map as `lookup` does; text the grammar cannot read is an error.",
+        ],
+        |_g: &mut GameHandle, text: &str| -> Rr<Dynamic> {
+            match crate::table::parse_outcome(text) {
+                Ok(o) => Ok(outcome_map(&o)),
+                Err(e) => fail(format!("`{text}` is not a result: {e}")),
+            }
+        },
+    );
+    reg!(
+        m,
         "lookup",
         &["game", "table", "column", "row"],
         &[
