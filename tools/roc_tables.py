@@ -74,7 +74,7 @@ PINS = {
         # (column, total) -> (result, source, what the example says)
         ("NE", "10"): ("NE (FF)", "ROC-FIRE-1", "Wilder's 3-4 after a CRT NE: red 6 + CR 4 = 10 -> 'NE (FF)' (worked-examples 1.9 #6: model an NE column)"),
         ("E", "5"): ("SH / SK1", "ROC-CX-19", "the 4-4 of L.E. Polk's stack: red 1 + CR 4 = 5 -> Shaken or Skedaddle"),
-        ("E", "6"): ("NE", "ROC-CX-19", "the 3-5 of L.E. Polk's stack: red 1 + CR 5 = 6 -> 'NE' (chosen over ROC-CX-24's 'SH/SK1', see CONFLICTS)"),
+        ("E", "6"): ("NE", "ROC-CX-19", "the 3-5 of L.E. Polk's stack: red 1 + CR 5 = 6 -> 'NE' (chosen over ROC-CX-24's 'SH/SK1': the conflict below)"),
         ("R", "5"): ("SH (SK1)", "ROC-FIRE-2", "Starkweather's 7-4: red 1 + CR 4 = 5 -> 'SH (SK1)'"),
         ("R", "6"): ("SH / SK1", "ROC-CX-24", "J. Beatty's bottom unit: red 3 + CR 3 = 6 (total inferred) -> 'the same result' SH/SK1"),
         ("S", "5"): ("DP (SK3)", "ROC-CX-10", "L.E. Polk's 7-4: red 1 + CR 4 = 5 -> 'DP(SK3)'"),
