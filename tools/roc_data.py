@@ -238,7 +238,7 @@ FACTS = {
             "3020": {"terrain": ["ditch"], "kind": "published", "source": "ROC-CX-01/02: Bridges' artillery 'Target in Ditch'"},
             "3119": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-CX-24: J. Beatty's stack; retreat 3119 -> 3220 -> 3221"},
             "3221": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-CX-24: the retreat ends in 3221"},
-            "2920": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-CX-04/05: J. Beatty retreats to 2920; Adams' 10-4 enters it in CX-24"},
+            "2920": {"terrain": ["partial_woods"], "kind": "reconstructed", "source": "ROC-CX-04/05: J. Beatty retreats to 2920, where his CR is 3 (CX-05: no Unit Support between his two units, so Woods); Adams' 10-4 enters it in CX-24"},
             "2921": {"terrain": ["clear"], "kind": "published", "source": "ROC-CX-20: J. Beatty's 3-3 in 2921 has Unit Support ('non-Woods')"},
             "2821": {"terrain": ["partial_woods"], "kind": "published", "source": "ROC-CX-24: Slocumb fires 'through Partial Woods' [2821] at 2921"},
             "2720": {"terrain": ["partial_woods"], "kind": "published", "source": "ROC-CX-22: 2720 'would cost 2 MP to enter due to the Partial Woods'; ROC-CX-06: Slocumb's road ends here"},
@@ -260,7 +260,7 @@ FACTS = {
             # ROC-ASLT-1, ROC-DF-1
             "3529": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-ASLT-1: Grose's 9-3 (Assault Hex), below 3629"},
             "3630": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-ASLT-1: Grose's 4-3 (Attack Support), below 3629"},
-            "3629": {"terrain": ["clear"], "elevation": 1, "kind": "reconstructed", "source": "ROC-ASLT-1: Defending Hex 'attacked Up Slope'"},
+            "3629": {"terrain": ["partial_woods"], "elevation": 1, "kind": "reconstructed", "source": "ROC-ASLT-1: Defending Hex 'attacked Up Slope'; in Woods, as 'the largest Rebel unit in the Defending Hex also has a CR of 2' (no Unit Support from its stack-mate)"},
             "3628": {"terrain": ["clear"], "elevation": 1, "kind": "reconstructed", "source": "ROC-ASLT-1: one Rebel unit retreats to 3628 (level designed)"},
             "3728": {"terrain": ["clear"], "elevation": 1, "kind": "reconstructed", "source": "ROC-ASLT-1: one Rebel unit retreats to 3728 (level designed)"},
             "3817": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-DF-1: a Rebel unit"},
