@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""The Rock of Chickamauga drill: a designed corner of ground, two corps a side, a short card pile.
+
+Writes scenarios/rock_of_chickamauga/maps/drill.ron, scenarios/rock_of_chickamauga/drill.ron and the
+drill's command tables in tables/rock_of_chickamauga/command/. Everything here is designed (a
+drill to exercise the whole turn), but the command table entries the rulebook's examples pin for
+these generals, which are published or reconstructed as each table's header says.
+"""
+import os
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+COLS, ROWS = 14, 10
+TERRAIN = [
+    ". . w w . . t t . . . w . .",
+    ". f w . . . t . . . w w . .",
+    ". f . . p . . . p . . . . .",
+    ". . . p p . . . p . . f . .",
+    ". . . . . . . . . . . f . .",
+    ". w . . . p . . . . . . . .",
+    ". w w . . p p . . . w . . .",
+    ". . . . f . . . . . w w . .",
+    ". . s . f . . . t . . . . .",
+    ". . s . . . . . t t . . . .",
+]
+
+
+def hid(c, r):
+    return "%02d%02d" % (c, r)
+
+
+def neighbours(c, r):
+    """Odd-q (odd columns half a hex down): the six neighbours on the map."""
+    if c % 2 == 1:
+        cand = [(c - 1, r), (c - 1, r + 1), (c + 1, r), (c + 1, r + 1)]
+    else:
+        cand = [(c - 1, r - 1), (c - 1, r), (c + 1, r - 1), (c + 1, r)]
+    cand += [(c, r - 1), (c, r + 1)]
+    return [(x, y) for x, y in cand if 1 <= x <= COLS and 1 <= y <= ROWS]
+
+
+def elevation(c, r):
+    return 1 if 6 <= c <= 8 and 2 <= r <= 8 else 0
+
+
+def write_map():
+    hexsides = {}
+    for c in range(1, COLS + 1):
+        for r in range(1, ROWS + 1):
+            for x, y in neighbours(c, r):
+                if (x, y) < (c, r):
+                    continue
+                if elevation(c, r) != elevation(x, y):
+                    hexsides.setdefault((hid(c, r), hid(x, y)), []).append("slope")
+                # Chickamauga Creek between columns 10 and 11, with a bridge on the road (row 5)
+                # and a ford at row 8.
+                if {c, x} == {10, 11}:
+                    feats = ["creek"]
+                    if r == 5 and y == 5:
+                        feats.append("bridge")
+                    if r == 8 and y == 8:
+                        feats.append("ford")
+                    hexsides.setdefault((hid(c, r), hid(x, y)), []).extend(feats)
+    elev = [" ".join(str(elevation(c, r)) for c in range(1, COLS + 1)) for r in range(1, ROWS + 1)]
+    sides = ",\n        ".join('("%s/%s", [%s])' % (a, b, ", ".join('"%s"' % f for f in fs))
+                              for (a, b), fs in sorted(hexsides.items()))
+    road = ", ".join('"%s"' % hid(c, 5) for c in range(1, COLS + 1))
+    lane = ", ".join('"%s"' % hid(4, r) for r in range(1, 6))
+    text = f'''// The Rock of Chickamauga drill map: a designed corner of ground, not the game's map. A ridge
+// (level 1, columns 06-08, with Slope hexsides round it) between two woods-broken fields;
+// Chickamauga Creek between columns 10 and 11, bridged on the Major Road (row 05) and forded at
+// row 08; a Lane up column 04 to the road. The VP hexes are the scenario's.
+// Provenance: designed, every value (tools/roc_drill.py writes this file).
+Map(
+    name: "Drill ground (designed)",
+    numbering: (orientation: FlatTop, shifted: Odd, order: ColumnRow, columns: LeftToRight, digits: 2,
+                column_range: (1, {COLS}), row_range: (1, {ROWS})),
+    terrain_codes: {{".": ["clear"], "f": ["farm"], "p": ["partial_woods"], "w": ["full_woods"], "t": ["thick_woods"], "s": ["swamp"]}},
+    features: ["slope", "creek", "bridge", "ford", "major_road", "lane"],
+    terrain: [
+{chr(10).join('        "%s",' % t for t in TERRAIN)}
+    ],
+    elevation: [
+{chr(10).join('        "%s",' % e for e in elev)}
+    ],
+    hexsides: [
+        {sides},
+    ],
+    paths: [("major_road", [{road}]), ("lane", [{lane}])],
+    places: {{"the crossroads": "0705", "Brock's farm": "0508", "the ridge road": "0903"}},
+    areas: {{"union_entry": ["0101", "0105", "0110"], "confederate_entry": ["1401", "1405", "1410"]}},
+)
+'''
+    open(os.path.join(ROOT, "scenarios/rock_of_chickamauga/maps/drill.ron"), "w").write(text)
+
+
+# The drill's command tables: (name, header, rows 1-6). Pinned entries from the examples are marked.
+TABLES = [
+    ("corps_crittenden", "Crittenden (XXI Corps) Corps Activation Card",
+     ["NONE", "RED", "DP1", "DP1", "DP1 + DP2", "DP1 + DP2"],
+     "reconstructed: 6 = DP1 + DP2, normal (ROC-ACT-1); 3 = DP1 (ROC-CX-12). designed: the rest."),
+    ("corps_buckner", "Buckner Corps Activation Card",
+     ["RED", "DP1", "DP1", "DP1 + DP2", "DP1 + CARTHEX", "GREEN + CARTHEX"],
+     "reconstructed: 5 = DP1 + one hex of the Corps Artillery Brigade (ROC-FIRE-1); 2 = DP1 (ROC-CX-21). designed: the rest."),
+    ("division_palmer", "Palmer's Division Activation Card",
+     ["BDE / ARTHEX", "BDE / ARTHEX", "BDE + ARTHEX", "GROUP + ARTHEX", "GROUP + ARTBDE", "BYBDE + ARTBDE"],
+     "reconstructed: 4 = Division Group + One Hex of Div. Artillery (ROC-ACT-1); 1 = One Brigade or One Hex of Artillery (ROC-CX-12). designed: the rest."),
+    ("division_van_cleve", "Van Cleve's Division Activation Card",
+     ["NONE", "BDE / ARTHEX", "BDE / ARTHEX", "BDE + ARTHEX", "BDE + ARTHEX", "GROUP + ARTBDE"],
+     "reconstructed: 5 = One Brigade + One Hex of Artillery (ROC-CX-26). designed: the rest."),
+    ("division_stewart", "Stewart's Division Activation Card",
+     ["BDE / ARTHEX", "GROUP + ARTHEX", "BDE + ARTHEX", "GROUP + ARTHEX", "GROUP + ARTBDE", "BYBDE + ARTBDE"],
+     "reconstructed: 2 = Division Group + One Hex of Artillery (ROC-FIRE-1). designed: the rest (CX-21's 6 is not named)."),
+    ("division_preston", "Preston's Division Activation Card",
+     ["NONE", "BDE / ARTHEX", "BDE + ARTHEX", "BDE + ARTHEX", "GROUP + ARTHEX", "GROUP + ARTBDE"],
+     "designed: every entry (no example names Preston's card)."),
+]
+
+
+def write_tables():
+    d = os.path.join(ROOT, "tables/rock_of_chickamauga/command")
+    os.makedirs(d, exist_ok=True)
+    for name, title, rows, prov in TABLES:
+        body = "\n".join('        ("%d", ["%s"]),' % (i + 1, r) for i, r in enumerate(rows))
+        text = f'''// The Rock of Chickamauga - {title}: its Command Table, one die (F-4, G-1). The codes are
+// those of rulesets/black_swan/command.rhai.
+// Provenance: {prov} Written by tools/roc_drill.py.
+Table(
+    name: "{name}",
+    columns: ["result"],
+    rows: [
+{body}
+    ],
+)
+'''
+        open(os.path.join(d, name + ".ron"), "w").write(text)
+
+
+def unit(uid, name, side, kind, at, brigade, division, fresh, bw, entry=None, face=None):
+    faces = ('"mounted": %s, "dismounted": %s' if kind == "cavalry" else '"fresh": %s, "battleworn": %s') % (fresh, bw)
+    face = face or ("mounted" if kind == "cavalry" else "fresh")
+    at_s = ', at: "%s"' % at if at else ""
+    extra = ', "entry": "%s"' % entry if entry else ""
+    return (f'        (id: "{uid}", name: "{name}", side: "{side}", kind: "{kind}", face: "{face}"{at_s},\n'
+            f'         props: {{"brigade": "{brigade}", "division": "{division}", {faces}{extra}}}),')
+
+
+UNITS = [
+    # Union: Crittenden's XXI Corps, Palmer's and Van Cleve's divisions.
+    unit("hazen1", "Hazen", "union", "infantry", "0304", "Hazen", "PA", '[6, "", 3]', '[3, "", 2]'),
+    unit("hazen2", "Hazen", "union", "infantry", "0305", "Hazen", "PA", '[5, "", 3]', '[3, "", 2]'),
+    unit("cruft1", "Cruft", "union", "infantry", "0307", "Cruft", "PA", '[7, "", 3]', '[4, "", 2]'),
+    unit("cruft2", "Cruft", "union", "infantry", "0308", "Cruft", "PA", '[4, "", 3]', '[2, "", 2]'),
+    unit("pa_art", "F, 1 OH", "union", "artillery", "0205", "Palmer Artillery", "PA", '[4, "R", 3]', '[2, "R", 2]'),
+    unit("beatty1", "S. Beatty", "union", "infantry", "0302", "S. Beatty", "VC", '[7, "", 3]', '[4, "", 2]'),
+    unit("beatty2", "S. Beatty", "union", "infantry", "0202", "S. Beatty", "VC", '[4, "", 3]', '[2, "", 2]'),
+    unit("vc_art", "7 IN", "union", "artillery", "0203", "Van Cleve Artillery", "VC", '[4, "S", 3]', '[2, "S", 2]'),
+    unit("dick1", "Dick", "union", "infantry", None, "Dick", "VC", '[5, "", 3]', '[3, "", 2]', entry="0105"),
+    # Confederates: Buckner's Corps, Stewart's and Preston's divisions, and the corps artillery.
+    unit("bate1", "Bate", "confederate", "infantry", "1204", "Bate", "ST", '[6, "", 4]', '[4, "", 3]'),
+    unit("bate2", "Bate", "confederate", "infantry", "1205", "Bate", "ST", '[5, "", 3]', '[3, "", 2]'),
+    unit("brown1", "Brown", "confederate", "infantry", "1207", "Brown", "ST", '[7, "", 3]', '[4, "", 2]'),
+    unit("brown2", "Brown", "confederate", "infantry", "1208", "Brown", "ST", '[4, "", 3]', '[2, "", 2]'),
+    unit("st_art", "Dawson", "confederate", "artillery", "1306", "Stewart Artillery", "ST", '[4, "S", 3]', '[2, "S", 2]'),
+    unit("gracie1", "Gracie", "confederate", "infantry", "1202", "Gracie", "PR", '[8, "", 3]', '[4, "", 2]'),
+    unit("gracie2", "Gracie", "confederate", "infantry", "1302", "Gracie", "PR", '[5, "", 3]', '[3, "", 2]'),
+    unit("pr_art", "Jeffress", "confederate", "artillery", "1303", "Preston Artillery", "PR", '[4, "S", 3]', '[2, "S", 2]'),
+    unit("baxter", "Baxter", "confederate", "artillery", "1405", "Buckner Corps Artillery", "", '[4, "R", 3]', '[2, "R", 2]'),
+]
+
+
+def write_scenario():
+    text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
+// Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for five
+// turns, with a pile of the two Corps Activation Cards. It exercises the whole turn (Command
+// Decision, Preliminary Bombardment, the card draw, activations with every step) before the
+// full scenarios; event, Fog of War, Friction of War and CIC cards come with the cards.
+// Provenance: designed, every value: the order of battle (the brigades' names are the battle's;
+// their counters and SP-CR are not), the positions, the pile, the VP (P-1 VP hexes; P-2 casualty
+// VP as the rulebook's table: Confederates 1 a Union unit and 2 an artillery unit, the Union 2 a
+// Confederate infantry unit and 4 an artillery unit; cavalry designed as infantry).
+// Written by tools/roc_drill.py.
+Scenario(
+    name: "Drill: the ridge road (designed)",
+    ruleset: "../../rulesets/rock_of_chickamauga",
+    map: "maps/drill.ron",
+    first_turn: 1,
+    last_turn: 5,
+    units: [
+{chr(10).join(UNITS)}
+    ],
+    data: {{
+        "corps": {{
+            "Crittenden": {{"side": "union", "card": "Crittenden (XXI Corps)", "table": "corps_crittenden", "divisions": ["PA", "VC"], "artillery": ()}},
+            "Buckner": {{"side": "confederate", "card": "Buckner", "table": "corps_buckner", "divisions": ["ST", "PR"], "artillery": "Buckner Corps Artillery"}},
+        }},
+        "divisions": {{
+            "PA": {{"name": "Palmer", "table": "division_palmer"}},
+            "VC": {{"name": "Van Cleve", "table": "division_van_cleve"}},
+            "ST": {{"name": "Stewart", "table": "division_stewart"}},
+            "PR": {{"name": "Preston", "table": "division_preston"}},
+        }},
+        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner"],
+        "vp_hexes": {{"0705": 3, "0508": 2, "0903": 2}},
+        "casualty_vp": {{
+            "confederate": {{"infantry": 1, "cavalry": 1, "artillery": 2}},
+            "union": {{"infantry": 2, "cavalry": 2, "artillery": 4}},
+        }},
+    }},
+)
+'''
+    open(os.path.join(ROOT, "scenarios/rock_of_chickamauga/drill.ron"), "w").write(text)
+
+
+if __name__ == "__main__":
+    write_map()
+    write_tables()
+    write_scenario()
