@@ -341,6 +341,9 @@ pub struct MoveLimits {
     /// Entering these hexes, roads and other connections do not apply (a road
     /// crowded past its stacking limit): the terrain cost is paid.
     pub plain: Vec<Hex>,
+    /// Extra MP to step out of these hexes, whichever hex is entered (leaving a hex next to
+    /// the enemy, say).
+    pub leaving: HashMap<Hex, f64>,
 }
 
 /// A hex waiting in the search's queue: its cost so far, the hex, and its grid index.
@@ -426,6 +429,9 @@ struct Scratch {
     /// Cells with an extra cost to enter (`MoveLimits::extra`), and that cost.
     extra_at: Vec<u32>,
     extra: Vec<f64>,
+    /// Cells with an extra cost to leave (`MoveLimits::leaving`), and that cost.
+    leave_at: Vec<u32>,
+    leave: Vec<f64>,
     /// The search's frontier and the cells it has reached, kept for their allocations: a bot
     /// searches once per unit moved, and growing them anew each time was a twentieth of a search.
     heap: BinaryHeap<Node>,
@@ -444,6 +450,7 @@ impl Scratch {
             self.best_stopped.resize(n, f64::INFINITY);
             self.came_stopped.resize(n, Hex::new(0, 0));
             self.extra.resize(n, 0.0);
+            self.leave.resize(n, 0.0);
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -456,10 +463,11 @@ impl Scratch {
     }
 
     /// Every array of stamps.
-    fn stamps(&mut self) -> [&mut Vec<u32>; 6] {
+    fn stamps(&mut self) -> [&mut Vec<u32>; 7] {
         [
             &mut self.seen,
             &mut self.seen_stopped,
+            &mut self.leave_at,
             &mut self.blocked,
             &mut self.stop,
             &mut self.plain,
@@ -537,6 +545,14 @@ fn search(
         s.extra_at[i] = epoch;
         s.extra[i] = mp;
     }
+    for (i, mp) in limits
+        .leaving
+        .iter()
+        .filter_map(|(h, mp)| Some((map.index(*h)?, *mp)))
+    {
+        s.leave_at[i] = epoch;
+        s.leave[i] = mp;
+    }
     s.seen[start_i] = epoch;
     s.best[start_i] = 0.0;
     let mut reached = std::mem::take(&mut s.reached);
@@ -573,11 +589,14 @@ fn search(
             if step.is_nan() || s.blocked[ni] == epoch {
                 continue;
             }
-            let extra = if s.extra_at[ni] == epoch {
+            let mut extra = if s.extra_at[ni] == epoch {
                 s.extra[ni]
             } else {
                 0.0
             };
+            if s.leave_at[hi] == epoch {
+                extra += s.leave[hi];
+            }
             let mut total = cost + step + extra;
             if total > limits.mp + 1e-9 {
                 if limits.minimum_one_hex && h == start {
@@ -783,6 +802,20 @@ mod tests {
             cost(&extra, "0102"),
             Some(1.5),
             "0.5 along the road + 1 extra"
+        );
+        let leaving = MoveLimits {
+            leaving: [(h("0101"), 1.0)].into_iter().collect::<HashMap<_, _>>(),
+            ..base.clone()
+        };
+        assert_eq!(
+            cost(&leaving, "0102"),
+            Some(1.5),
+            "0.5 along the road + 1 to leave 0101"
+        );
+        assert_eq!(
+            cost(&leaving, "0103"),
+            Some(2.0),
+            "the cost of leaving is paid once, on the first step"
         );
         let plain = MoveLimits {
             plain: vec![h("0102")],

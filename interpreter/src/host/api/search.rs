@@ -67,7 +67,7 @@ pub fn package() -> Module {
             "The hexes a unit in `from` reaches, and the least cost of each, by the movement search `search` asks for:",
             "`#{ profile, mp, blocked, stop, minimum_one_hex, extra, plain }`: the movement profile's name and the movement points (both needed);",
             "`blocked` and `stop` (lists of hexes; entering a `stop` hex ends the move), `minimum_one_hex` (bool), `extra` (a map of hex id to added MP),",
-            "`plain` (hexes where roads do not apply), each optional.",
+            "`plain` (hexes where roads do not apply), `leaving` (a map of hex id to MP added for stepping out of it), each optional.",
             "Returns a map of hex id to least MP, `from` included at 0; an unknown key, profile or hex is an error.",
         ],
         |g: &mut GameHandle, hex: &str, opts: RMap| -> Rr<RMap> {
@@ -344,22 +344,26 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
             "minimum_one_hex",
             "extra",
             "plain",
+            "leaving",
         ],
         "the movement search",
     )?;
-    let mut extra = HashMap::default();
-    if let Some(d) = opts.get("extra") {
-        let Some(m) = d.read_lock::<RMap>() else {
-            return fail("option `extra` must be a map of hex id to MP".to_string());
-        };
-        for (h, v) in m.iter() {
-            let mp = v
-                .as_float()
-                .or_else(|_| v.as_int().map(|i| i as FLOAT))
-                .map_err(|t| format!("option `extra`: MP for {h} must be a number, not {t}"))?;
-            extra.insert(w.hex(h)?, mp);
+    let costs = |key: &str| -> Rr<HashMap<Hex, FLOAT>> {
+        let mut out = HashMap::default();
+        if let Some(d) = opts.get(key) {
+            let Some(m) = d.read_lock::<RMap>() else {
+                return fail(format!("option `{key}` must be a map of hex id to MP"));
+            };
+            for (h, v) in m.iter() {
+                let mp = v
+                    .as_float()
+                    .or_else(|_| v.as_int().map(|i| i as FLOAT))
+                    .map_err(|t| format!("option `{key}`: MP for {h} must be a number, not {t}"))?;
+                out.insert(w.hex(h)?, mp);
+            }
         }
-    }
+        Ok(out)
+    };
     Ok(MoveLimits {
         mp,
         blocked: set("blocked")?,
@@ -368,7 +372,8 @@ fn move_limits(w: &World, mp: FLOAT, opts: &RMap) -> Rr<MoveLimits> {
             .get("minimum_one_hex")
             .and_then(|d| d.as_bool().ok())
             .unwrap_or(false),
-        extra,
+        extra: costs("extra")?,
         plain: set("plain")?,
+        leaving: costs("leaving")?,
     })
 }
