@@ -171,9 +171,9 @@ UNITS = [
 def write_scenario():
     text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
 // Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for five
-// turns, with a pile of the two Corps Activation Cards. It exercises the whole turn (Command
-// Decision, Preliminary Bombardment, the card draw, activations with every step) before the
-// full scenarios; event, Fog of War, Friction of War and CIC cards come with the cards.
+// turns, with a pile of the two Corps Activation Cards (twice each) and a Friction of War card. It
+// exercises the whole turn (Command Decision, Preliminary Bombardment, the card draw, activations
+// with every step) before the full scenarios; event, Fog of War and CIC cards come with the cards.
 // Provenance: designed, every value: the order of battle (the brigades' names are the battle's;
 // their counters and SP-CR are not), the positions, the pile, the VP (P-1 VP hexes; P-2 casualty
 // VP as the rulebook's table: Confederates 1 a Union unit and 2 an artillery unit, the Union 2 a
@@ -199,7 +199,7 @@ Scenario(
             "ST": {{"name": "Stewart", "table": "division_stewart"}},
             "PR": {{"name": "Preston", "table": "division_preston"}},
         }},
-        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner"],
+        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Friction of War"],
         "vp_hexes": {{"0705": 3, "0508": 2, "0903": 2}},
         "casualty_vp": {{
             "confederate": {{"infantry": 1, "cavalry": 1, "artillery": 2}},
