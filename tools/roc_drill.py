@@ -171,9 +171,12 @@ UNITS = [
 def write_scenario():
     text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
 // Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for five
-// turns, with a pile of the two Corps Activation Cards (twice each) and a Friction of War card. It
-// exercises the whole turn (Command Decision, Preliminary Bombardment, the card draw, activations
-// with every step) before the full scenarios; event, Fog of War and CIC cards come with the cards.
+// turns, with a pile of the two Corps Activation Cards (twice each), a Friction of War card and
+// three event cards. It exercises the whole turn (Command Decision, Preliminary Bombardment, the
+// card draw, activations with every step, held cards and Default Events) before the full
+// scenarios; the other event cards, Fog of War and CIC cards come with the cards. Rebel Yell! is a
+// Hold card (published, F-2); The Colonel is Down! is played when drawn (reconstructed from CX-14
+// and CX-20), one copy a side.
 // Provenance: designed, every value: the order of battle (the brigades' names are the battle's;
 // their counters and SP-CR are not), the positions, the pile, the VP (P-1 VP hexes; P-2 casualty
 // VP as the rulebook's table: Confederates 1 a Union unit and 2 an artillery unit, the Union 2 a
@@ -199,7 +202,13 @@ Scenario(
             "ST": {{"name": "Stewart", "table": "division_stewart"}},
             "PR": {{"name": "Preston", "table": "division_preston"}},
         }},
-        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Friction of War"],
+        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Friction of War", "Rebel Yell!",
+                 "The Colonel is Down! (U)", "The Colonel is Down! (C)"],
+        "events": {{
+            "Rebel Yell!": {{"side": "confederate", "timing": "hold", "effect": "event_rebel_yell"}},
+            "The Colonel is Down! (U)": {{"side": "union", "timing": "immediate", "effect": "event_colonel_is_down"}},
+            "The Colonel is Down! (C)": {{"side": "confederate", "timing": "immediate", "effect": "event_colonel_is_down"}},
+        }},
         "vp_hexes": {{"0705": 3, "0508": 2, "0903": 2}},
         "casualty_vp": {{
             "confederate": {{"infantry": 1, "cavalry": 1, "artillery": 2}},
