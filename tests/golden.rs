@@ -218,6 +218,17 @@ fn sedgwick_keep_going_boys_random() {
 }
 
 #[test]
+fn rock_of_chickamauga_drill_bots() {
+    golden(
+        "rock_of_chickamauga_drill_bots_1",
+        "scenarios/rock_of_chickamauga/drill.ron",
+        1,
+        Agents::Bot,
+        &[],
+    );
+}
+
+#[test]
 fn rock_of_chickamauga_drill_random() {
     golden(
         "rock_of_chickamauga_drill_random_1",
