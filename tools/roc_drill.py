@@ -172,9 +172,10 @@ def write_scenario():
     text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
 // Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for five
 // turns, with a pile of the two Corps Activation Cards (twice each), a Friction of War card and
-// three event cards. It exercises the whole turn (Command Decision, Preliminary Bombardment, the
-// card draw, activations with every step, held cards and Default Events) before the full
-// scenarios; the other event cards, Fog of War and CIC cards come with the cards. Rebel Yell! is a
+// the event cards each side chooses (one Key Event a side, one Random for the Confederates; a
+// card set aside buys an extra bombardment). It exercises the whole turn (Command Decision with
+// its event cards, Preliminary Bombardment, the card draw, activations with every step, held
+// cards and Default Events) before the full scenarios; the other event cards, Fog of War and CIC cards come with the cards. Rebel Yell! is a
 // Hold card (published, F-2); The Colonel is Down! is played when drawn (reconstructed from CX-14
 // and CX-20), one copy a side.
 // Provenance: designed, every value: the order of battle (the brigades' names are the battle's;
@@ -202,8 +203,10 @@ Scenario(
             "ST": {{"name": "Stewart", "table": "division_stewart"}},
             "PR": {{"name": "Preston", "table": "division_preston"}},
         }},
-        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Friction of War", "Rebel Yell!",
-                 "The Colonel is Down! (U)", "The Colonel is Down! (C)"],
+        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Friction of War"],
+        "event_pool": {{"union": ["The Colonel is Down! (U)"], "confederate": ["Rebel Yell!", "The Colonel is Down! (C)"]}},
+        "key_events": {{"union": 1, "confederate": 1}},
+        "random_events": {{"union": 0, "confederate": 1}},
         "events": {{
             "Rebel Yell!": {{"side": "confederate", "timing": "hold", "effect": "event_rebel_yell"}},
             "The Colonel is Down! (U)": {{"side": "union", "timing": "immediate", "effect": "event_colonel_is_down"}},
