@@ -171,17 +171,18 @@ UNITS = [
 def write_scenario():
     text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
 // Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for five
-// turns, with a pile of the two Corps Activation Cards (twice each), a Friction of War card and
-// the event cards each side chooses (one Key Event a side, one Random for the Confederates; a
-// card set aside buys an extra bombardment). It exercises the whole turn (Command Decision with
-// its event cards, Preliminary Bombardment, the card draw, activations with every step, held
-// cards and Default Events) before the full scenarios; the other event cards, Fog of War and CIC cards come with the cards. Rebel Yell! is a
-// Hold card (published, F-2); The Colonel is Down! is played when drawn (reconstructed from CX-14
-// and CX-20), one copy a side.
+// turns. Its pile holds the two Corps Activation Cards twice each, three CIC cards (Rosecrans,
+// Thomas, Bragg), a Fog of War and a Friction of War card, and the Event Cards each side chooses
+// from its pool (one Key Event a side, two Random Union and three Random Confederate cards; a card
+// set aside buys an extra bombardment). It exercises the whole turn (Command Decision with its
+// event cards, Preliminary Bombardment, the card draw, activations with every step, held cards,
+// Default Events, every family of the Fog of War, CIC actions, General Casualties and
+// Replacement Generals) before the full scenarios.
 // Provenance: designed, every value: the order of battle (the brigades' names are the battle's;
-// their counters and SP-CR are not), the positions, the pile, the VP (P-1 VP hexes; P-2 casualty
-// VP as the rulebook's table: Confederates 1 a Union unit and 2 an artillery unit, the Union 2 a
-// Confederate infantry unit and 4 an artillery unit; cavalry designed as infantry).
+// their counters and SP-CR are not), the leaders' ratings, the positions, the pile and the pools,
+// the General Casualty charts, the VP (P-1 VP hexes; P-2 casualty VP as the rulebook's table:
+// Confederates 1 a Union unit and 2 an artillery unit, the Union 2 a Confederate infantry unit and
+// 4 an artillery unit; cavalry designed as infantry).
 // Written by tools/roc_drill.py.
 Scenario(
     name: "Drill: the ridge road (designed)",
@@ -194,23 +195,28 @@ Scenario(
     ],
     data: {{
         "corps": {{
-            "Crittenden": {{"side": "union", "card": "Crittenden (XXI Corps)", "table": "corps_crittenden", "divisions": ["PA", "VC"], "artillery": ()}},
-            "Buckner": {{"side": "confederate", "card": "Buckner", "table": "corps_buckner", "divisions": ["ST", "PR"], "artillery": "Buckner Corps Artillery"}},
+            "Crittenden": {{"side": "union", "card": "Crittenden (XXI Corps)", "table": "corps_crittenden", "divisions": ["PA", "VC"], "artillery": (),
+                            "wing": (), "replacement": {{"card": "Crittenden Replacement", "table": "replacement_crittenden"}}}},
+            "Buckner": {{"side": "confederate", "card": "Buckner", "table": "corps_buckner", "divisions": ["ST", "PR"], "artillery": "Buckner Corps Artillery",
+                         "wing": "Left Wing", "replacement": {{"card": "Buckner Replacement", "table": "replacement_buckner"}}}},
         }},
         "divisions": {{
-            "PA": {{"name": "Palmer", "table": "division_palmer"}},
-            "VC": {{"name": "Van Cleve", "table": "division_van_cleve"}},
-            "ST": {{"name": "Stewart", "table": "division_stewart"}},
-            "PR": {{"name": "Preston", "table": "division_preston"}},
+            "PA": {{"name": "Palmer", "table": "division_palmer", "rating": "good"}},
+            "VC": {{"name": "Van Cleve", "table": "division_van_cleve", "rating": "poor"}},
+            "ST": {{"name": "Stewart", "table": "division_stewart", "rating": "good"}},
+            "PR": {{"name": "Preston", "table": "division_preston", "rating": "average"}},
         }},
-        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Friction of War"],
-        "event_pool": {{"union": ["The Colonel is Down! (U)"], "confederate": ["Rebel Yell!", "The Colonel is Down! (C)"]}},
+        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Rosecrans", "Thomas", "Bragg", "Fog of War", "Friction of War"],
+        "event_pool": {{
+            "union": ["The Colonel is Down! (U)", "Good Ground", "Casey's Tactics", "Rock of Chickamauga", "Hot Headed Rebels", "Rally 'round the Flag!"],
+            "confederate": ["Rebel Yell!", "Rebel Yell!", "The Colonel is Down! (C)", "On to Tennessee!", "March to the Sound of the Guns",
+                            "Bushwhacked", "Hardee Tactics", "Low Ammo"],
+        }},
         "key_events": {{"union": 1, "confederate": 1}},
-        "random_events": {{"union": 0, "confederate": 1}},
-        "events": {{
-            "Rebel Yell!": {{"side": "confederate", "timing": "hold", "effect": "event_rebel_yell"}},
-            "The Colonel is Down! (U)": {{"side": "union", "timing": "immediate", "effect": "event_colonel_is_down"}},
-            "The Colonel is Down! (C)": {{"side": "confederate", "timing": "immediate", "effect": "event_colonel_is_down"}},
+        "random_events": {{"union": 2, "confederate": 3}},
+        "general_casualty": {{
+            "corps": {{"11": "Crittenden", "22": "Crittenden", "45": "Buckner", "63": "Buckner"}},
+            "division": {{"12": "PA", "24": "VC", "33": "VC", "41": "ST", "55": "PR", "66": "PR"}},
         }},
         "vp_hexes": {{"0705": 3, "0508": 2, "0903": 2}},
         "casualty_vp": {{
