@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The Rock of Chickamauga drill: a designed corner of ground, two corps a side, a short card pile.
 
-Writes scenarios/rock_of_chickamauga/maps/drill.ron, scenarios/rock_of_chickamauga/drill.ron and the
-drill's command tables in tables/rock_of_chickamauga/command/. Everything here is designed (a
-drill to exercise the whole turn), but the command table entries the rulebook's examples pin for
-these generals, which are published or reconstructed as each table's header says.
+Writes scenarios/rock_of_chickamauga/maps/drill.ron and scenarios/rock_of_chickamauga/drill.ron.
+Everything here is designed (a drill to exercise the whole turn). The drill's Command Tables
+(Crittenden, Buckner, Palmer, Van Cleve, Stewart, Preston) are the game's, written with every
+other formation's by tools/roc_command.py.
 """
 import os
 
@@ -91,48 +91,6 @@ Map(
 )
 '''
     open(os.path.join(ROOT, "scenarios/rock_of_chickamauga/maps/drill.ron"), "w").write(text)
-
-
-# The drill's command tables: (name, header, rows 1-6). Pinned entries from the examples are marked.
-TABLES = [
-    ("corps_crittenden", "Crittenden (XXI Corps) Corps Activation Card",
-     ["NONE", "RED", "DP1", "DP1", "DP1 + DP2", "DP1 + DP2"],
-     "reconstructed: 6 = DP1 + DP2, normal (ROC-ACT-1); 3 = DP1 (ROC-CX-12). designed: the rest."),
-    ("corps_buckner", "Buckner Corps Activation Card",
-     ["RED", "DP1", "DP1", "DP1 + DP2", "DP1 + CARTHEX", "GREEN + CARTHEX"],
-     "reconstructed: 5 = DP1 + one hex of the Corps Artillery Brigade (ROC-FIRE-1); 2 = DP1 (ROC-CX-21). designed: the rest."),
-    ("division_palmer", "Palmer's Division Activation Card",
-     ["BDE / ARTHEX", "BDE / ARTHEX", "BDE + ARTHEX", "GROUP + ARTHEX", "GROUP + ARTBDE", "BYBDE + ARTBDE"],
-     "reconstructed: 4 = Division Group + One Hex of Div. Artillery (ROC-ACT-1); 1 = One Brigade or One Hex of Artillery (ROC-CX-12). designed: the rest."),
-    ("division_van_cleve", "Van Cleve's Division Activation Card",
-     ["NONE", "BDE / ARTHEX", "BDE / ARTHEX", "BDE + ARTHEX", "BDE + ARTHEX", "GROUP + ARTBDE"],
-     "reconstructed: 5 = One Brigade + One Hex of Artillery (ROC-CX-26). designed: the rest."),
-    ("division_stewart", "Stewart's Division Activation Card",
-     ["BDE / ARTHEX", "GROUP + ARTHEX", "BDE + ARTHEX", "GROUP + ARTHEX", "GROUP + ARTBDE", "BYBDE + ARTBDE"],
-     "reconstructed: 2 = Division Group + One Hex of Artillery (ROC-FIRE-1). designed: the rest (CX-21's 6 is not named)."),
-    ("division_preston", "Preston's Division Activation Card",
-     ["NONE", "BDE / ARTHEX", "BDE + ARTHEX", "BDE + ARTHEX", "GROUP + ARTHEX", "GROUP + ARTBDE"],
-     "designed: every entry (no example names Preston's card)."),
-]
-
-
-def write_tables():
-    d = os.path.join(ROOT, "tables/rock_of_chickamauga/command")
-    os.makedirs(d, exist_ok=True)
-    for name, title, rows, prov in TABLES:
-        body = "\n".join('        ("%d", ["%s"]),' % (i + 1, r) for i, r in enumerate(rows))
-        text = f'''// The Rock of Chickamauga - {title}: its Command Table, one die (F-4, G-1). The codes are
-// those of rulesets/black_swan/command.rhai.
-// Provenance: {prov} Written by tools/roc_drill.py.
-Table(
-    name: "{name}",
-    columns: ["result"],
-    rows: [
-{body}
-    ],
-)
-'''
-        open(os.path.join(d, name + ".ron"), "w").write(text)
 
 
 def unit(uid, name, side, kind, at, brigade, division, fresh, bw, entry=None, face=None):
@@ -231,5 +189,4 @@ Scenario(
 
 if __name__ == "__main__":
     write_map()
-    write_tables()
     write_scenario()
