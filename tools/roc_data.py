@@ -257,6 +257,8 @@ FACTS = {
             "3218": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-CX-25: the 4th IN artillery is moved to 3218"},
             "3921": {"terrain": ["partial_woods"], "kind": "published", "source": "ROC-CX-27: 'not Full or Thick Woods'; ROC-CX-32: 'a Partial Woods hex'"},
             "3620": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-CX-21: Turchin in 3620 is assaulted by Bate"},
+            "3619": {"terrain": ["full_woods"], "kind": "reconstructed", "source": "ROC-CX-17: 'the Rebels in the woods - Bate and Brown'; ROC-CX-21: Bate assaults Turchin in 3620 from here (hex chosen)"},
+            "3719": {"terrain": ["full_woods"], "kind": "reconstructed", "source": "ROC-CX-17: 'the Rebels in the woods - Bate and Brown'; ROC-CX-21: Brown fires at Turchin in 3620 from here (hex chosen)"},
             # ROC-ASLT-1, ROC-DF-1
             "3529": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-ASLT-1: Grose's 9-3 (Assault Hex), below 3629"},
             "3630": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-ASLT-1: Grose's 4-3 (Attack Support), below 3629"},
@@ -342,6 +344,9 @@ FACTS = {
             "ROC-CX-17 King's start": (None, "not given; any hex next to 3622 from which 3622 costs 2 MP"),
             "ROC-CX-06 Mebane and Cobb": (None, "'one hex north' into Full Woods: hexes not given"),
             "ROC-CX-30 Cleburne": (None, "'through Thick Woods' to the 32xx/33xx hexrows: hexes not given"),
+            "ROC-CX-21 Bate": ("3619", "next to Turchin's 3620, in the woods (CX-17)"),
+            "ROC-CX-21 Brown": ("3719", "next to Turchin's 3620, in the woods (CX-17): 'the nearest targets'"),
+            "ROC-CX-21 Humphrey": ("3616", "'moves up one hex' to 3617, still three hexes from Turchin (I-5b)"),
         },
     },
 }
