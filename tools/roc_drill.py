@@ -128,26 +128,25 @@ UNITS = [
 
 def write_scenario():
     text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
-// Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for five
-// turns. Its pile holds the two Corps Activation Cards twice each, three CIC cards (Rosecrans,
-// Thomas, Bragg), a Fog of War and a Friction of War card, and the Event Cards each side chooses
-// from its pool (one Key Event a side, two Random Union and three Random Confederate cards; a card
-// set aside buys an extra bombardment). It exercises the whole turn (Command Decision with its
+// Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for seven
+// turns from 6 pm on the 19th: two day turns, Dusk, Evening, Deep Night, Dawn and 7 am. Its pile
+// holds the two Corps Activation Cards twice each, three CIC cards (Rosecrans, Thomas, Bragg), a
+// Fog of War and a Friction of War card, and the Event Cards each side chooses from its pool (one
+// Key Event a side, two Random Union and three Random Confederate cards; a card set aside buys an
+// extra bombardment). It exercises the whole turn (Command Decision with its
 // event cards, Preliminary Bombardment, the card draw, activations with every step, held cards,
 // Default Events, every family of the Fog of War, CIC actions, General Casualties and
-// Replacement Generals) before the full scenarios.
+// Replacement Generals, and the Overnight Game Turns with Bivouac) before the full scenarios.
 // Provenance: designed, every value: the order of battle (the brigades' names are the battle's;
 // their counters and SP-CR are not), the leaders' ratings, the positions, the pile and the pools,
-// the General Casualty charts, the VP (P-1 VP hexes; P-2 casualty VP as the rulebook's table:
-// Confederates 1 a Union unit and 2 an artillery unit, the Union 2 a Confederate infantry unit and
-// 4 an artillery unit; cavalry designed as infantry).
+// the General Casualty charts, the VP hexes (P-1; the casualty VP are the title's, P-2).
 // Written by tools/roc_drill.py.
 Scenario(
     name: "Drill: the ridge road (designed)",
     ruleset: "../../rulesets/rock_of_chickamauga",
     map: "maps/drill.ron",
     first_turn: 1,
-    last_turn: 5,
+    last_turn: 7,
     units: [
 {chr(10).join(UNITS)}
     ],
@@ -176,11 +175,8 @@ Scenario(
             "corps": {{"11": "Crittenden", "22": "Crittenden", "45": "Buckner", "63": "Buckner"}},
             "division": {{"12": "PA", "24": "VC", "33": "VC", "41": "ST", "55": "PR", "66": "PR"}},
         }},
+        "start": {{"day": 19, "hour": 18}},
         "vp_hexes": {{"0705": 3, "0508": 2, "0903": 2}},
-        "casualty_vp": {{
-            "confederate": {{"infantry": 1, "cavalry": 1, "artillery": 2}},
-            "union": {{"infantry": 2, "cavalry": 2, "artillery": 4}},
-        }},
     }},
 )
 '''
