@@ -351,6 +351,22 @@ FACTS = {
     },
 }
 
+# ---------------------------------------------------------------- the CX card steps (cards_cx_*.ron)
+# The hexes and positions of the Comprehensive Example's Event Card, CIC and Fog of War steps
+# (tests/examples/rock_of_chickamauga/cards_cx_*.ron), kept in one block of their own.
+FACTS["examples"]["hexes"].update({
+    "3219": {"terrain": ["clear"], "kind": "reconstructed", "source": "ROC-CX-25: the 4th IN's Logworks, next to 3218 (the hex is not given; chosen)"},
+    "3325": {"terrain": ["thick_woods"], "kind": "reconstructed", "source": "ROC-CX-30: Cleburne's troops 'slog through the woods (8mp are burned up quickly in Thick woods)' to the 32xx/33xx hexrows (which hexes is not given)"},
+    "3326": {"terrain": ["thick_woods"], "kind": "reconstructed", "source": "ROC-CX-30: Thick Woods on Cleburne's way to the 32xx/33xx hexrows (which hexes is not given)"},
+})
+FACTS["examples"]["chosen"].update({
+    "ROC-CX-25 the 4th IN": ("3219", "its Logworks, next to 3218, in the Union Logworks line with 3319 and 3220"),
+    "ROC-CX-26 Dick's Brigade": ("3323", "south of the Logworks line; it moves north to 3219 through 3220"),
+    "ROC-CX-27/32 Bledsoe": ("3919", "two hexes from 3921 (Partial Woods), in sight of the Thick Woods of 4022"),
+    "ROC-CX-28 Brannan": ("3520-3522", "Croxton, Connell, Van Derveer; the guns in 3619; Van Derveer ends at 3518 ('the Snodgrass Hill area'); Brown in 3720"),
+    "ROC-CX-30 Cleburne": ("3426-3428", "east of the Thick Woods of 3325-3327; Wood to 3225, Deshler to 3226, Calvert's guns stop in 3327"),
+})
+
 # Conflicts between the printed facts (worked-examples 1.9) and how this map resolves them.
 CONFLICTS = [
     ("examples", "1.9 #28", "ROC-MOV-2 enters 1222 from 1321 for 1 MP; ROC-CX-18 calls 1222 Full Woods (2 MP). "

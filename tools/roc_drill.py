@@ -163,7 +163,7 @@ Scenario(
             "ST": {{"name": "Stewart", "table": "division_stewart", "rating": "good"}},
             "PR": {{"name": "Preston", "table": "division_preston", "rating": "average"}},
         }},
-        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Rosecrans", "Thomas", "Bragg", "Fog of War", "Friction of War"],
+        "pile": ["Crittenden", "Buckner", "Crittenden", "Buckner", "Rosecrans", "Thomas (CIC)", "Bragg", "Fog of War", "Friction of War"],
         "event_pool": {{
             "union": ["The Colonel is Down! (U)", "Good Ground", "Casey's Tactics", "Rock of Chickamauga", "Hot Headed Rebels", "Rally 'round the Flag!"],
             "confederate": ["Rebel Yell!", "Rebel Yell!", "The Colonel is Down! (C)", "On to Tennessee!", "March to the Sound of the Guns",
