@@ -1,8 +1,8 @@
 //! Whole-game benchmarks, each beside a baseline from the same run:
 //!
-//! - a Last Victory game and a Sedgwick Attacks scenario (16.1), bot against bot, beside a
-//!   Crossroads demo game;
-//! - ruleset + scenario + map load time of Last Victory and Sedgwick Attacks, beside the demo's;
+//! - a Last Victory game, a Sedgwick Attacks scenario (16.1) and The Rock of Chickamauga's drill,
+//!   bot against bot, beside a Crossroads demo game;
+//! - ruleset + scenario + map load time of the same, beside the demo's;
 //! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up), on demo games and
 //!   on Last Victory games.
 
@@ -23,6 +23,7 @@ static ALLOCATOR: muster_interpreter::alloc::Mimalloc = muster_interpreter::allo
 const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
 const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";
 const SEDGWICK: &str = "../scenarios/sedgwick_attacks/rebel_ambush.ron";
+const ROC_DRILL: &str = "../scenarios/rock_of_chickamauga/drill.ron";
 
 fn play(scenario: &Scenario, ruleset: &Rc<CompiledRuleset>, seed: u64) -> i64 {
     let opts = GameOptions {
@@ -40,6 +41,7 @@ fn whole_games(c: &mut Criterion) {
         ("baseline_crossroads_demo", DEMO),
         ("last_victory", LAST_VICTORY),
         ("sedgwick_rebel_ambush", SEDGWICK),
+        ("rock_of_chickamauga_drill", ROC_DRILL),
     ] {
         let scenario = Scenario::load(Path::new(path)).expect("scenario");
         let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir()).expect("ruleset"));
@@ -60,6 +62,7 @@ fn load_times(c: &mut Criterion) {
         ("baseline_crossroads_demo", DEMO),
         ("last_victory", LAST_VICTORY),
         ("sedgwick_rebel_ambush", SEDGWICK),
+        ("rock_of_chickamauga_drill", ROC_DRILL),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
