@@ -330,13 +330,13 @@ def pinned_path(i):
 # Roads: (name, feature, chain). The pinned chains are roc_data's (MOV-1's Major Road and MOV-2's
 # Lane, CX-12's road to the Brock Farm, CX-06's road from 2916 to 2720); the rest is designed.
 ROADS = [
-    ("LaFayette Road", "major_road", route((1, 19), (12, 19), (21, 20), (26, 20))),
+    ("LaFayette Road", "major_road", route((1, 19), (12, 19), (21, 20), (26, 20), (27, 20))),
     ("LaFayette Road", "major_road", route((27, 20), (31, 20))),
-    ("LaFayette Road", "major_road", route((35, 20), (37, 20), (38, 21), (49, 21))),
+    ("LaFayette Road", "major_road", route((35, 20), (37, 20), (38, 21), (48, 21), (49, 21), (50, 21))),
     ("LaFayette Road", "major_road", route((57, 21), (68, 21), (77, 20))),
     ("LaFayette Road (ROC-MOV-1)",) + pinned_path(0),
-    ("Lane (ROC-MOV-2)",) + pinned_path(1),
-    ("LaFayette Road and the McFarland's Gap Road (ROC-CX-12)",) + pinned_path(2),
+    ("the lane west of Viniard's (ROC-MOV-2)",) + pinned_path(1),
+    ("LaFayette Road (ROC-CX-12, with the McFarland's Gap Road from 3120)",) + pinned_path(2),
     ("Reed's Bridge Road (ROC-CX-06)",) + pinned_path(3),
     ("McFarland's Gap Road", "major_road", route(ren_ex("3023"), (29, 25), (28, 27), (27, 30))),
     ("Reed's Bridge Road", "major_road", route((29, 16), (29, 12), (28, 6), (28, 1))),
@@ -347,7 +347,7 @@ ROADS = [
     ("Thedford's Ford Road", "lane", route((55, 21), (54, 16), (55, 11), (56, 5), (57, 1))),
     ("Byram's Ford Road", "lane", route((28, 8), (31, 4), (33, 2), (33, 1))),
     ("Glenn-Kelly Road", "lane", route((31, 22), (34, 24), (38, 27), (43, 28), (46, 28))),
-    ("Crawfish Springs Road", "lane", route((58, 21), (60, 24), (62, 27), (70, 28), (77, 28))),
+    ("Crawfish Springs Road", "lane", route((57, 21), (59, 25), (62, 27), (70, 28), (77, 28))),
     ("Glass Mill Road", "lane", route((66, 27), (66, 21))),
 ]
 CROSSINGS = {"LaFayette Road": "Lee and Gordon's Mill Bridge", "Reed's Bridge Road": "Reed's Bridge",
@@ -540,10 +540,10 @@ def window(m, rows, name_of):
     for feature, chain in paths:
         if feature == "ditch":
             continue
-        for k in (chain[0], chain[-1]):
+        for k in (chain[0], chain[-1]):    # a road's end on an edge: where it leaves the map
             g, r = gr(k)
-            side = ("union" if g == lo or r == COLS else "confederate" if g == hi or r == 1 else None)
-            if side and any(n not in keep or gr(n)[1] in (0, COLS + 1) for n in neighbours(k)) or side:
+            side = "union" if g == lo or r == COLS else "confederate" if g == hi or r == 1 else None
+            if side:
                 ends[side].add(k)
     areas = {n: [h for h in hs if h in keep] for n, hs in m["areas"].items()}
     areas = {n: hs for n, hs in areas.items() if len(hs) == len(m["areas"][n]) or n == "vp_hexes"}
@@ -646,12 +646,132 @@ def outputs():
     return files
 
 
+NAMES = {"clear": "Clear", "farm": "Farm", "partial_woods": "Partial Woods", "full_woods": "Full Woods",
+         "thick_woods": "Thick Woods", "swamp": "Swamp", "ditch": "Ditch"}
+
+
+def fact_list(m, kind):
+    """The pinned hexes of `kind` (published | reconstructed) on the game map, with their sources."""
+    out = []
+    for group in rd.FACTS:
+        for h, f in rd.FACTS[group]["hexes"].items():
+            if f["kind"] != kind:
+                continue
+            k = REN[group](h)
+            what = "+".join(NAMES[t] for t in f["terrain"]) + " " if "terrain" in f else ""
+            name = show(k) + ("" if group == "north" else f" (printed {h})")
+            out.append(f"{name} {what}Level {m['level'][k]} ({f['source'].split(':')[0]})")
+    for group in rd.FACTS:
+        for side, f in rd.FACTS[group]["hexsides"].items():
+            a, b = (show(REN[group](h)) for h in side.split("/"))
+            out.append(f"hexside {a}/{b} {'+'.join(f['features'])} ({f['source'].split(':')[0]})")
+    return out
+
+
 def game_header(m):
-    return ["// The Rock of Chickamauga: the game map, placeholder header."]
+    base = []
+    for comp in m["zones"]:
+        k = min(comp)
+        base.append(f"{show(k)} and {len(comp) - 1} more: {m['level'][k] - m['zone_level'][k]}")
+    w = rd.wrap
+    h = ["// The Rock of Chickamauga: the game map, the North and South sheets joined (A-7: \"a North and a",
+         "// South map and hex numbers are indicated with an N or S prefix\"). Chickamauga, 18-20 September",
+         "// 1863, at 200 yards a hex (A-1): from the LaFayette Road's way north to Rossville down to Glass",
+         "// Mill below Lee and Gordon's Mill, and from West Chickamauga Creek (Reed's and Alexander's",
+         "// Bridges) in the east to Snodgrass Hill, Horseshoe Ridge and the foot of Missionary Ridge in the",
+         "// west. North is up.", "//"]
+    h += w("Layout (reconstructed from the text's directions): the rulebook's ids are CCRR, flat-top, odd "
+           "columns half a hex lower (worked-examples 1.1.1), and its directions turn that grid a quarter: north "
+           "is toward lower CC and west toward higher RR (King goes \"north\" from 3622 to 3121, Cleburne "
+           "\"northeastward\" to the 32xx/33xx hexrows, the Rebels face the 3319/3220 logworks and Turchin's 3620 "
+           "from lower RR, J. Beatty falls back to higher RR). So the printed sheets have east at the top and the "
+           "North sheet lies north of the South sheet along CC. Turned north up, CC numbers rows from the north "
+           "and RR columns from the east: pointy-top hexes, ids RRCC in the engine's terms (order: RowColumn, "
+           "columns: RightToLeft), odd rows half a hex west (shifted: Even). A turn changes no adjacency, "
+           "distance or line of sight. Joining: both sheets keep odd CC low and 39 is odd, so the sheets overlap "
+           "by one row (designed): S01 is N39 (either id names the hex, which prints as N39xx) and S02 lies "
+           "south of it. Movement, LOS and distances run across the join. 2,310 hexes: N0101-N3930 and "
+           "S0201-S3930, 30 a row.")
+    h.append("//")
+    h += w("The sheets of the unprefixed facts (the Fire, Movement, Attack Support, Assault and Defensive Fire "
+           "examples and the Comprehensive Example print no sheet): South: ROC-MOV-1/2 (King on the Major Road "
+           "1921-1221), ROC-AS-1 (Deas against Carlin), ROC-CX-18 (Carlin's 1221/1222) and ROC-FIRE-1/2 (Bate on "
+           "the ridge at 1123/1223, Wilder, Starkweather): they cannot be on the North sheet, where 1721 would be "
+           "N1721, Thick Woods by LOS-9 (a Clear Major Road hex in ROC-MOV-1); Carlin holds the Union right on "
+           "the 20th, south of Kelly Field, and Wilder fought at Viniard's; so they are S1120-S1922, on the "
+           "LaFayette Road, which runs on from Grose's road (3520-3120) on the North sheet in the same RR 20-21 "
+           "line. North: the Comprehensive Example's hexes of Kelly Field (CX-01 to CX-32: Breckinridge against "
+           "the Union left, the logworks, Poe Field), ROC-ASLT-1 (3529-3728) and ROC-DF-1 (3717-3917), N2616-N3930: "
+           "the north half of the field, the Union left at 9 am on the 20th, and no conflict: 3719 (Brown's Full "
+           "Woods, level not given) is N3719 (LOS-14's Level 1 target), so it is Full Woods a level up. The "
+           "unprefixed ids could also be the centre map's; Carlin's 1221 cannot share a sheet with the Kelly "
+           "Field hexes on the text's compass, so the two-sheet reading is kept.")
+    h.append("//")
+    h += w("Compass: the test maps (tests/rock_of_chickamauga/maps, tools/roc_data.py) are drawn flat-top with "
+           "CC across, so their north is this map's east. The example files that follow H-12f on the test map's "
+           "compass would retreat otherwise here: CX-24's J. Beatty from 3119 ties 3220 (south-west) and 3120 "
+           "(west), then 3221 (west) and 3320, as printed; CX-05's stack from 2920 goes to 2821 (north-west), not "
+           "the printed 2921 (west), as on the test map; CX-10's L.E. Polk goes east toward 3315.")
+    h.append("//")
+    h.append("// Provenance:")
+    h += w("- published (the text names the terrain, the height or the place): " + "; ".join(fact_list(m, "published"))
+           + "; the Brock Farm at 3023 (ROC-CX-12).")
+    h += w("- reconstructed (chosen so that an example comes out as printed: tools/roc_data.py's FACTS, with "
+           "their sources): " + "; ".join(fact_list(m, "reconstructed")) + ". The hexes a LOS fact's line crosses "
+           "that no fact names are Clear (or Farm) at their zone's level.")
+    h += w("- levels: H-2 reads relative levels only. Each fact zone (the fact hexes joined by adjacency) "
+           "keeps its test map's levels raised by one base, the commonest designed level of its ground: "
+           + "; ".join(base) + ".")
+    for where, cid, text in rd.CONFLICTS:
+        h += w(f"- conflict (worked-examples {cid}): {text}")
+    for k, (hx, why) in rd.FACTS["examples"]["chosen"].items():
+        h += w(f"- not given: {k}: " + (f"{show(ren_ex(hx))}, " if hx else "") + why + ".")
+    h += w("- designed, after the historical battlefield: every other hex's terrain and level, every other "
+           "hexside, the roads beyond the pinned stretches, the creek, the stream beds, the places, the VP hexes "
+           "and the entry areas. The guide: The Last Victory's map of the same ground (scenarios/last_victory/"
+           "maps/chickamauga.ron; its terrain published, 1975 charts, as transcribed by the VALOR engine project), "
+           "about 440 yards a hex, read at each hex's place with Kelly Field (N3121) on its 1117/1217: its forest "
+           "gives woods, its clear ground Clear or Farm, its rough ground Partial Woods, and its creek's course "
+           "(Reed's Bridge, Alexander's Bridge, the fords, Lee and Gordon's Mill on the LaFayette Road) gives "
+           "West Chickamauga Creek's, moved a hex or two where the facts need room; south of its map (below S20) "
+           "the ground is designed alone. Woods: Thick in the creek bottoms and the thickets east of the "
+           "LaFayette Road, Partial on the heights and by the clearings, Full elsewhere, Swamp in some bottoms. "
+           "Levels: 0 the creek bottoms (dark green), 1 within two hexes of them, 2 the plain, 3-5 the heights: "
+           + ", ".join(n for n, *_ in HILLS) + ". A Slope on every hexside between two levels, a Steep Slope "
+           "between levels two or more apart. Roads: " + ", ".join(sorted({n.split(' (')[0] for n, *_ in ROADS}))
+           + "; a Bridge where a Major Road crosses the creek, a Ford where a Lane does: "
+           + ", ".join(sorted(k for k in m["areas"] if k != "vp_hexes")) + ". "
+           "Ditches: dry stream beds (I-3e) through the pinned Ditch hexes and elsewhere, a level below their "
+           "ground, the `ditch` hexside feature between two of them (J-8e's connected Ditch). Places: the farms, "
+           "mills, fields, fords and bridges of the battle (the Brock Farm's 3023 is printed; the historical "
+           "Brock field lies east of the LaFayette Road, the printed 3023 west of it). The VP hexes "
+           "(`vp_hexes`, for the scenarios' P-1 awards): " + ", ".join(VP) + ". Each crossing is an area of its "
+           "two hexes (P-1: a Bridge is held by the side that last entered both). `union_entry` and "
+           "`confederate_entry`: where the roads leave the north and west, and the east and south edges.")
+    h += w("- not pinned by the text: the hexes of the VP awards and entries (scenario data), where the "
+           "Strange Farm (CX-22: the road from 2916 \"toward the Strange Farm\") and Snodgrass Hill (CX-28) "
+           "lie, Mebane's, Cobb's and Cleburne's hexes (CX-06, CX-30), and whether the ridge that Bate holds in "
+           "ROC-FIRE-1/2 and the knoll of 2818 are one level or more. The map's west edge is only 11 hexes "
+           "west of the LaFayette Road at Kelly Field (CX-12's road is printed at RR 20): Snodgrass Hill and "
+           "Horseshoe Ridge stand at the edge and the Dry Valley Road runs along it.")
+    return h
 
 
 def centre_header():
-    return ["// The Rock of Chickamauga: the centre map, placeholder header."]
+    w = rd.wrap
+    lo, hi = CENTRE
+    h = ["// The Rock of Chickamauga: the centre map (A-7: \"an additional third map ... which displays the",
+         "// relative center of the battlefield\", for scenarios that use it in lieu of both sheets).", "//"]
+    h += w(f"Provenance: designed, every value. It is the game map's middle, rows N{lo:02d} to S{hi - S_OFF:02d} "
+           f"(McDonald's and Jay's Mill in the north to Lee and Gordon's Mill in the south, the creek to "
+           f"Snodgrass Hill), numbered as a sheet of its own: row 01 is N{lo:02d}, row 19 is N39 (S01), row 39 is "
+           f"S{hi - S_OFF:02d}; RR as on the game map (01 on the east edge). Its terrain, levels, hexsides, roads, "
+           f"places and VP hexes are the game map's there (tools/roc_map.py cuts them from it), so every fact "
+           f"the game map keeps holds here, shifted: N3319 is 1319, S1221 is {centre_id(key(50, 21))}. The "
+           f"text pins no hex of the centre map. `union_entry` and `confederate_entry`: where the roads leave "
+           f"its north and west, and its east and south edges. North is up; pointy-top, odd rows half a hex "
+           f"west, as the game map (see its header for the layout).")
+    return h
 
 
 def los_facts():
@@ -761,6 +881,23 @@ def check():
             side = m["sides"].get("/".join(sorted((a, b))), [])
             if feature != "ditch" and "creek" in side and not {"ford", "bridge"} & set(side):
                 problems.append(f"{feature} crosses the creek at {show(a)}/{show(b)} with no Ford or Bridge")
+    def network(start, chains):
+        links = rd.connections([("road", c) for c in chains])
+        net, todo = set(), [start]
+        while todo:
+            k = todo.pop()
+            if k not in net:
+                net.add(k)
+                todo += [n for n in neighbours(k) if frozenset((k, n)) in links]
+        return net
+    roads = [c for f, c in m["paths"] if f != "ditch"]    # one road network
+    every = network(roads[0][0], roads)
+    for chain in roads:
+        if chain[0] not in every:
+            problems.append(f"the road through {show(chain[0])} is not joined to the others")
+    lafayette = [c for n, _, c in ROADS if n.startswith("LaFayette Road")]
+    if glob("S3920") not in network(glob("N0119"), lafayette):
+        problems.append("the LaFayette Road does not run from N0119 to S3920")
     if "--muster" in sys.argv:
         problems += check_los(sys.argv[sys.argv.index("--muster") + 1])
     for p in problems:
