@@ -97,7 +97,10 @@ fn every_printed_los_verdict_comes_out_on_the_game_map() {
     let list = include_str!("rock_of_chickamauga/game_map_los.txt");
     let mut failures = Vec::new();
     let mut facts = 0;
-    for line in list.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         assert_eq!(f.len(), 5, "a line of game_map_los.txt: `{line}`");
         let (fact, from, to, word, at) = (f[0], f[1], f[2], f[3], f[4]);
@@ -121,6 +124,10 @@ fn every_printed_los_verdict_comes_out_on_the_game_map() {
             ));
         }
     }
-    assert_eq!(facts, FACTS.len(), "game_map_los.txt lists the facts the test maps check");
+    assert_eq!(
+        facts,
+        FACTS.len(),
+        "game_map_los.txt lists the facts the test maps check"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

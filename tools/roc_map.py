@@ -26,9 +26,12 @@ Run from the repository root:
     python3 tools/roc_map.py --check         # the files are what this writes; every pinned fact
                                              # holds on the game map (terrain, levels, hexsides,
                                              # movement costs through roc_data.check_group)
-    python3 tools/roc_map.py --check --muster /work/bin/muster   # ... and the LOS facts, by
-                                             # `muster los` on the game map
+    python3 tools/roc_map.py --check --muster target/release/muster
+                                             # ... and every LOS fact by `muster los`: the
+                                             # printed verdict, and the same reasons in the same
+                                             # hexes as on its test map
 """
+import functools
 import math
 import subprocess
 import sys
@@ -167,10 +170,11 @@ def crossed(a, b):
         d3, d4 = cross(p1, p2, q1), cross(p1, p2, q2)
         return d1 * d2 <= 1e-12 and d3 * d4 <= 1e-12
     p1, p2 = xy(a), xy(b)
-    ga, gb = sorted((gr(a)[0], gr(b)[0]))
+    (ga, ra), (gb, rb) = gr(a), gr(b)
     out = set()
     for k in HEXES:
-        if not ga - 1 <= gr(k)[0] <= gb + 1:
+        g, r = gr(k)
+        if not (min(ga, gb) - 1 <= g <= max(ga, gb) + 1 and min(ra, rb) - 1 <= r <= max(ra, rb) + 1):
             continue
         c = corners(k)
         if k in (a, b) or any(meets(p1, p2, c[i], c[(i + 1) % 6]) for i in range(6)):
@@ -349,11 +353,14 @@ ROADS = [
     ("Glenn-Kelly Road", "lane", route((31, 22), (34, 24), (38, 27), (43, 28), (46, 28))),
     ("Crawfish Springs Road", "lane", route((57, 21), (59, 25), (62, 27), (70, 28), (77, 28))),
     ("Glass Mill Road", "lane", route((66, 27), (66, 21))),
+    ("Ringgold Road", "major_road", route((8, 19), (11, 14), (13, 8), (15, 4), (16, 1))),
+    ("Jay's Mill Road", "lane", route((28, 9), (24, 7), (20, 6), (14, 6))),
 ]
 CROSSINGS = {"LaFayette Road": "Lee and Gordon's Mill Bridge", "Reed's Bridge Road": "Reed's Bridge",
              "Alexander's Bridge Road": "Alexander's Bridge", "Thedford's Ford Road": "Thedford's Ford",
              "Byram's Ford Road": "Byram's Ford", "Glass Mill Road": "Glass Mill Ford",
-             "Viniard-Alexander Road": "Dalton's Ford", "Crawfish Springs Road": "Crawfish Springs Ford"}
+             "Viniard-Alexander Road": "Dalton's Ford", "Crawfish Springs Road": "Crawfish Springs Ford",
+             "Ringgold Road": "Ringgold Bridge", "Jay's Mill Road": "Jay's Mill Ford"}
 # Dry stream beds (Ditch hexes, I-3e, with the stream drawn through the hexsides between them):
 # through the pinned Ditches (2819, 3020, 3023, 3317) and designed elsewhere; a bed skips the
 # hexes the facts use.
@@ -396,6 +403,7 @@ def fxy(p):
     return COLS + 1 - r - 0.25, g * math.sqrt(3) / 2
 
 
+@functools.lru_cache(maxsize=None)
 def build():
     """The game map: terrain, level, hexsides ("a/b" -> features), paths, places, areas."""
     zt, zl, pinned, comps = zones()
