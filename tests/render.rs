@@ -190,6 +190,8 @@ fn render_draws_every_bundled_scenario() {
         "scenarios/sedgwick_attacks/rebel_ambush.ron",
         "scenarios/sedgwick_attacks/sedgwicks_switch.ron",
         "scenarios/sedgwick_attacks/keep_going_boys.ron",
+        "scenarios/rock_of_chickamauga/map_only.ron",
+        "scenarios/rock_of_chickamauga/centre_map_only.ron",
         "tests/demo/scenarios/demo/skirmish.ron",
     ] {
         let game = muster_interpreter::tools::render::position(Some(Path::new(scenario)), None)

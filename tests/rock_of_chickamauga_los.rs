@@ -3,11 +3,17 @@
 //! obscured, blocked) and, where the printed example (or the map's reconstruction of it) names
 //! one, the blocking hex. Fact 11 needs a unit in N1824 and is checked by its example file only
 //! (tests/examples/rock_of_chickamauga/los_11_*.ron), as are the Obscured categories.
+//!
+//! The same facts hold on the game map (scenarios/rock_of_chickamauga/maps/chickamauga.ron),
+//! where tools/roc_map.py put them: tests/rock_of_chickamauga/game_map_los.txt, which it writes,
+//! lists them with the game map's ids. (`python3 tools/roc_map.py --check --muster BIN` also
+//! checks that each gives the same reasons in the same hexes there as on its test map.)
 
 use assert_cmd::Command;
 
 const NORTH: &str = "tests/rock_of_chickamauga/north_los.ron";
 const EXAMPLES: &str = "tests/rock_of_chickamauga/examples.ron";
+const GAME: &str = "scenarios/rock_of_chickamauga/map_only.ron";
 
 /// (fact, scenario, from, to, verdict word, blocking hex or "").
 const FACTS: &[(&str, &str, &str, &str, &str, &str)] = &[
@@ -76,5 +82,52 @@ fn every_printed_los_verdict_comes_out() {
             ));
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The two hexes of a hexside pair in order (the game map may print `b/a` for the test map's `a/b`).
+fn sorted_pair(place: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = place.split('/').collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn every_printed_los_verdict_comes_out_on_the_game_map() {
+    let list = include_str!("rock_of_chickamauga/game_map_los.txt");
+    let mut failures = Vec::new();
+    let mut facts = 0;
+    for line in list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 5, "a line of game_map_los.txt: `{line}`");
+        let (fact, from, to, word, at) = (f[0], f[1], f[2], f[3], f[4]);
+        facts += 1;
+        let out = Command::cargo_bin("muster")
+            .unwrap()
+            .args(["los", GAME, from, to])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let verdict = text.split([' ', ':']).next().unwrap_or("");
+        let place = text
+            .strip_prefix("blocked by ")
+            .and_then(|t| t.split(' ').next())
+            .unwrap_or("");
+        let place_ok = at == "-" || sorted_pair(place) == sorted_pair(at);
+        if !out.status.success() || verdict != word || !place_ok {
+            failures.push(format!(
+                "LOS fact {fact} on the game map: {from} -> {to}: expected {word} {at}, got `{text}` {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+    }
+    assert_eq!(
+        facts,
+        FACTS.len(),
+        "game_map_los.txt lists the facts the test maps check"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -771,77 +771,105 @@ def outputs():
 # ------------------------------------------------------------------ --check
 
 
+def step_cost(terrain, elevation, hexsides, conn, a, b, how):
+    """The MP of the step a -> b on a map (terrain: hex -> tags, elevation: hex -> level, hexsides:
+    "a/b" -> features, conn: frozenset pair -> road features), moving `how`: "road" (along a Major
+    Road or Lane: None if there is none), "crowded" (a road hex over 10 SP: the terrain is paid, as
+    if no road were there) or "terrain" (off the roads: None if the step is along one). Uphill
+    Slopes add 1 and Steep Slopes 2 (not along a road); a Ford adds 2; Chickamauga Creek without a
+    Ford or Bridge cannot be crossed (None), as I-3 has them."""
+    side = hexsides.get("/".join(sorted([a, b])), [])
+    if "creek" in side and not {"ford", "bridge"} & set(side):
+        return None
+    ford = 2 if "ford" in side else 0
+    up = 0
+    if elevation[b] > elevation[a]:
+        up = 2 if "steep_slope" in side else 1 if "slope" in side else 0
+    t = max(MOVE_COST[x] for x in terrain[b])
+    if how == "crowded":
+        return t + up + ford
+    f = conn.get(frozenset((a, b)), set())
+    if how == "road":
+        if "major_road" in f:
+            return 0.5 + ford
+        if "lane" in f:
+            return 1 + ford
+        return None
+    if f:
+        return None  # a printed off-road step must not be along a road
+    return t + up + ford
+
+
+def connections(paths):
+    """frozenset({a, b}) -> the road features along that step, from (feature, hexes, ...) paths."""
+    conn = {}
+    for feature, path, *_ in paths:
+        for a, b in zip(path, path[1:]):
+            conn.setdefault(frozenset((a, b)), set()).add(feature)
+    return conn
+
+
+def check_group(group, terrain, elevation, hexsides, conn=None, ren=lambda h: h):
+    """The problems of FACTS[group] on a map: pinned hexes on it, path adjacency, the relative
+    elevations and every printed movement step cost. `ren` turns a fact's hex id into the map's
+    key (tools/roc_map.py places the facts on the game map's sheets); `conn` is the map's road
+    connections (default: the facts' own paths)."""
+    g = FACTS[group]
+    problems = []
+    for h in g["hexes"]:
+        if ren(h) not in terrain:
+            problems.append(f"{group}: {h} is off the map")
+    for feature, path, src in g["paths"]:
+        for a, b in zip(path, path[1:]):
+            if not adjacent(ren(a), ren(b)):
+                problems.append(f"{group}: {feature} {a}-{b} not adjacent ({src})")
+    for a, rel, b, src in g["relative_elevation"]:
+        ea, eb = elevation[ren(a)], elevation[ren(b)]
+        ok = {"<": ea < eb, ">": ea > eb, "==": ea == eb}[rel]
+        if not ok:
+            problems.append(f"{group}: {a} {rel} {b} fails ({ea} vs {eb}; {src})")
+    if conn is None:
+        conn = connections([(f, [ren(h) for h in p]) for f, p, _ in g["paths"]])
+
+    def cost(a, b, how):
+        return step_cost(terrain, elevation, hexsides, conn, ren(a), ren(b), how)
+
+    for pid, m in g.get("movement", {}).items():
+        steps = m["steps"]
+        for i, (a, b, mp, how) in enumerate(steps):
+            if not adjacent(ren(a), ren(b)):
+                problems.append(f"{pid}: {a}-{b} not adjacent")
+            if i and steps[i - 1][1] != a and pid != "ROC-CX-02/03":
+                problems.append(f"{pid}: step {i + 1} starts at {a}, not {steps[i - 1][1]}")
+            got = cost(a, b, how)
+            if got != mp:
+                problems.append(f"{pid}: {a}->{b} costs {got} on this map, printed {mp} ({how})")
+        for a, b, mp, how in m.get("refused", []):
+            if not adjacent(ren(a), ren(b)):
+                problems.append(f"{pid}: refused {a}-{b} not adjacent")
+            got = cost(a, b, how)
+            if got != mp:
+                problems.append(f"{pid}: refused {a}->{b} costs {got}, printed {mp}")
+        if "first" in m:
+            h, mp, _ = m["first"]
+            t = max(MOVE_COST[x] for x in terrain[ren(h)])
+            if t != mp:
+                problems.append(f"{pid}: entering {h} costs {t}, printed {mp}")
+        if "total" in m and pid not in ("ROC-CX-22", "ROC-CX-17"):
+            total = sum(s[2] for s in steps)
+            if total != m["total"]:
+                problems.append(f"{pid}: total {total}, printed {m['total']}")
+        if pid == "ROC-CX-17":
+            total = m["first"][1] + sum(s[2] for s in steps)
+            if total != m["total"]:
+                problems.append(f"{pid}: total {total}, printed {m['total']}")
+    return problems
+
+
 def check():
     problems = []
     for group in FACTS:
-        g = FACTS[group]
-        hexes = set(all_hexes(group))
-        terrain, elevation, hexsides = build(group)
-        for h in g["hexes"]:
-            if h not in hexes:
-                problems.append(f"{group}: {h} is off the map")
-        for feature, path, src in g["paths"]:
-            for a, b in zip(path, path[1:]):
-                if not adjacent(a, b):
-                    problems.append(f"{group}: {feature} {a}-{b} not adjacent ({src})")
-        for a, rel, b, src in g["relative_elevation"]:
-            ea, eb = elevation[a], elevation[b]
-            ok = {"<": ea < eb, ">": ea > eb, "==": ea == eb}[rel]
-            if not ok:
-                problems.append(f"{group}: {a} {rel} {b} fails ({ea} vs {eb}; {src})")
-        conn = {}
-        for feature, path, _ in g["paths"]:
-            for a, b in zip(path, path[1:]):
-                conn.setdefault(frozenset((a, b)), set()).add(feature)
-
-        def cost(a, b, how):
-            t = max(MOVE_COST[x] for x in terrain[b])
-            up = 0
-            side = hexsides.get("/".join(sorted([a, b])), [])
-            if elevation[b] > elevation[a]:
-                up = 2 if "steep_slope" in side else 1 if "slope" in side else 0
-            if how == "crowded":
-                return t + up
-            f = conn.get(frozenset((a, b)), set())
-            if how == "road":
-                if "major_road" in f:
-                    return 0.5
-                if "lane" in f:
-                    return 1
-                return None
-            if f:
-                return None  # a printed off-road step must not be along a road
-            return t + up
-
-        for pid, m in g.get("movement", {}).items():
-            steps = m["steps"]
-            for i, (a, b, mp, how) in enumerate(steps):
-                if not adjacent(a, b):
-                    problems.append(f"{pid}: {a}-{b} not adjacent")
-                if i and steps[i - 1][1] != a and pid != "ROC-CX-02/03":
-                    problems.append(f"{pid}: step {i + 1} starts at {a}, not {steps[i - 1][1]}")
-                got = cost(a, b, how)
-                if got != mp:
-                    problems.append(f"{pid}: {a}->{b} costs {got} on this map, printed {mp} ({how})")
-            for a, b, mp, how in m.get("refused", []):
-                if not adjacent(a, b):
-                    problems.append(f"{pid}: refused {a}-{b} not adjacent")
-                got = cost(a, b, how)
-                if got != mp:
-                    problems.append(f"{pid}: refused {a}->{b} costs {got}, printed {mp}")
-            if "first" in m:
-                h, mp, _ = m["first"]
-                t = max(MOVE_COST[x] for x in terrain[h])
-                if t != mp:
-                    problems.append(f"{pid}: entering {h} costs {t}, printed {mp}")
-            if "total" in m and pid not in ("ROC-CX-22", "ROC-CX-17"):
-                total = sum(s[2] for s in steps)
-                if total != m["total"]:
-                    problems.append(f"{pid}: total {total}, printed {m['total']}")
-            if pid == "ROC-CX-17":
-                total = m["first"][1] + sum(s[2] for s in steps)
-                if total != m["total"]:
-                    problems.append(f"{pid}: total {total}, printed {m['total']}")
+        problems += check_group(group, *build(group))
     for fact in LOS:
         n, group, a, b = fact[:4]
         if distance(a, b) < 2:
