@@ -733,7 +733,8 @@ def game_header(m):
     for where, cid, text in rd.CONFLICTS:
         h += w(f"- conflict (worked-examples {cid}): {text}")
     for k, (hx, why) in rd.FACTS["examples"]["chosen"].items():
-        h += w(f"- not given: {k}: " + (f"{show(ren_ex(hx))}, " if hx else "") + why + ".")
+        where = "-".join(show(ren_ex(x)) for x in hx.split("-")) if hx else None
+        h += w(f"- not given: {k}: " + (f"{where}, " if where else "") + why + ".")
     h += w("- designed, after the historical battlefield: every other hex's terrain and level, every other "
            "hexside, the roads beyond the pinned stretches, the creek, the stream beds, the places, the VP hexes "
            "and the entry areas. The guide: The Last Victory's map of the same ground (scenarios/last_victory/"
