@@ -240,6 +240,17 @@ fn rock_of_chickamauga_drill_random() {
 }
 
 #[test]
+fn rock_of_chickamauga_longstreet_attacks_bots() {
+    golden(
+        "rock_of_chickamauga_longstreet_attacks_bots_1",
+        "scenarios/rock_of_chickamauga/longstreet_attacks.ron",
+        1,
+        Agents::Bot,
+        &[],
+    );
+}
+
+#[test]
 fn demo_bots() {
     golden(
         "demo_skirmish_bots_1",
