@@ -1,7 +1,7 @@
 //! Whole-game benchmarks, each beside a baseline from the same run:
 //!
-//! - a Last Victory game, a Sedgwick Attacks scenario (16.1) and The Rock of Chickamauga's drill,
-//!   bot against bot, beside a Crossroads demo game;
+//! - a Last Victory game, a Sedgwick Attacks scenario (16.1), The Rock of Chickamauga's drill and
+//!   its scenario #10 (Longstreet Attacks), bot against bot, beside a Crossroads demo game;
 //! - ruleset + scenario + map load time of the same, beside the demo's;
 //! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up), on demo games and
 //!   on Last Victory games.
@@ -24,6 +24,7 @@ const LAST_VICTORY: &str = "../scenarios/last_victory/chickamauga.ron";
 const DEMO: &str = "../tests/demo/scenarios/demo/skirmish.ron";
 const SEDGWICK: &str = "../scenarios/sedgwick_attacks/rebel_ambush.ron";
 const ROC_DRILL: &str = "../scenarios/rock_of_chickamauga/drill.ron";
+const ROC_LONGSTREET: &str = "../scenarios/rock_of_chickamauga/longstreet_attacks.ron";
 
 fn play(scenario: &Scenario, ruleset: &Rc<CompiledRuleset>, seed: u64) -> i64 {
     let opts = GameOptions {
@@ -42,6 +43,7 @@ fn whole_games(c: &mut Criterion) {
         ("last_victory", LAST_VICTORY),
         ("sedgwick_rebel_ambush", SEDGWICK),
         ("rock_of_chickamauga_drill", ROC_DRILL),
+        ("rock_of_chickamauga_longstreet_attacks", ROC_LONGSTREET),
     ] {
         let scenario = Scenario::load(Path::new(path)).expect("scenario");
         let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir()).expect("ruleset"));
@@ -63,6 +65,7 @@ fn load_times(c: &mut Criterion) {
         ("last_victory", LAST_VICTORY),
         ("sedgwick_rebel_ambush", SEDGWICK),
         ("rock_of_chickamauga_drill", ROC_DRILL),
+        ("rock_of_chickamauga_longstreet_attacks", ROC_LONGSTREET),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
