@@ -674,15 +674,12 @@ def map_text(group):
     return "\n".join(out) + "\n"
 
 
-def scenario_text(group):
-    mapfile = "north_los.ron" if group == "north" else "examples.ron"
-    title = "North sheet LOS facts" if group == "north" else "the unprefixed example hexes"
-    return "\n".join([
-        f"// The Rock of Chickamauga: {title} on their test map, with no units, for `muster los` and",
-        "// `muster render`. A test scenario, not one of the game's.",
-        GEN,
+def map_only_scenario(header, gen, name, mapfile):
+    """A scenario of the map `mapfile` with no units (for `muster los` and `muster render`)."""
+    return "\n".join(header + [
+        gen,
         "Scenario(",
-        f'    name: "ROC test: {title}",',
+        f"    name: {name},",
         '    ruleset: "../../rulesets/rock_of_chickamauga",',
         f'    map: "maps/{mapfile}",',
         "    first_turn: 1,",
@@ -690,6 +687,17 @@ def scenario_text(group):
         "    units: [],",
         ")",
     ]) + "\n"
+
+
+def scenario_text(group):
+    mapfile = "north_los.ron" if group == "north" else "examples.ron"
+    title = "North sheet LOS facts" if group == "north" else "the unprefixed example hexes"
+    return map_only_scenario([
+        f"// The Rock of Chickamauga: {title} on their test map, with no units, for `muster los` and",
+        "// `muster render`. A test scenario, not one of the game's.",
+    ], GEN, f'"ROC test: {title}"', mapfile)
+
+
 
 
 def ron_value(v):

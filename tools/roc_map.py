@@ -619,19 +619,10 @@ def centre_id(k):
 
 
 def scenario_text(mapfile, title, about):
-    return "\n".join([
+    return rd.map_only_scenario([
         f"// The Rock of Chickamauga: {about}, with no units, for `muster los` and `muster render`.",
         "// Not a scenario of the game. Provenance: designed.",
-        GEN,
-        "Scenario(",
-        f"    name: {q(title)},",
-        '    ruleset: "../../rulesets/rock_of_chickamauga",',
-        f'    map: "maps/{mapfile}",',
-        "    first_turn: 1,",
-        "    last_turn: 1,",
-        "    units: [],",
-        ")",
-    ]) + "\n"
+    ], GEN, q(title), mapfile)
 
 
 def outputs():
