@@ -34,6 +34,8 @@ enum Command {
     Check(commands::check::Args),
     /// Play many games in parallel and report wins, points, losses and length.
     Simulate(commands::simulate::Args),
+    /// Play two agents against each other on every side and report each one's win rate.
+    Duel(commands::duel::Args),
     /// Run example files and report `N passed, N failed`.
     Verify(commands::verify::Args),
     /// Write a played game (a log of `play --log`, or a save) as one HTML page to step through.
@@ -72,6 +74,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Check(a) => commands::check::exec(&a, format),
         Command::Verify(a) => commands::verify::exec(&a),
         Command::Simulate(a) => commands::simulate::exec(&a),
+        Command::Duel(a) => commands::duel::exec(&a),
         Command::Replay(a) => commands::replay::exec(&a),
         Command::Los(a) => commands::los::exec(&a),
         Command::Render(a) => commands::render::exec(&a),

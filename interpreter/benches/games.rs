@@ -4,13 +4,19 @@
 //!   its scenario #10 (Longstreet Attacks), bot against bot, beside a Crossroads demo game;
 //! - ruleset + scenario + map load time of the same, beside the demo's;
 //! - simulate throughput with 1 and with 2 jobs (the ratio is the speed-up), on demo games and
-//!   on Last Victory games.
+//!   on Last Victory games;
+//! - one search decision of the search agent at its default budget, in a Last Victory game,
+//!   beside a demo game.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use muster_interpreter::game::lookahead::Lookahead;
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::host::compiled::CompiledRuleset;
 use muster_interpreter::scenario::Scenario;
 use muster_interpreter::tools::simulate::{self, Spec};
+use muster_interpreter::world::agent::{AgentKind, DEFAULT_ROLLOUTS};
+use muster_interpreter::world::fork::{ForkPoint, Searched, Searcher};
+use muster_interpreter::world::Rr;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Duration;
@@ -109,5 +115,67 @@ fn throughput(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, whole_games, load_times, throughput);
+/// A searcher that keeps the decisions it is asked and answers the bot's choice: the bench plays
+/// a game with it to find a decision to search.
+#[derive(Default)]
+struct Keep(std::cell::RefCell<Vec<(ForkPoint, Vec<usize>)>>);
+
+impl Searcher for Keep {
+    fn pick(&self, at: &ForkPoint, _: usize, bot: &[usize]) -> Rr<Searched> {
+        self.0.borrow_mut().push((at.clone(), bot.to_vec()));
+        Ok(Searched {
+            index: bot[0],
+            tried: vec![(bot[0], 0.0)],
+            each: 0,
+        })
+    }
+}
+
+/// The Confederate's `n`-th decision of a Last Victory game, with the bot's preferences there.
+fn last_victory_decision(n: usize) -> (ForkPoint, Vec<usize>) {
+    let opts = GameOptions {
+        seed: 1,
+        agents: [("confederate".to_string(), AgentKind::Search { rollouts: 1 })]
+            .into_iter()
+            .collect(),
+        ..GameOptions::default()
+    };
+    let mut game = Game::from_scenario(Path::new(LAST_VICTORY), &opts).expect("start");
+    let keep = Rc::new(Keep::default());
+    game.handle().0.borrow_mut().set_searcher(keep.clone());
+    game.run(None).expect("game");
+    let asked = keep.0.borrow();
+    asked[n.min(asked.len() - 1)].clone()
+}
+
+fn search_decision(c: &mut Criterion) {
+    let mut g = c.benchmark_group("search_decision");
+    g.sample_size(10).measurement_time(Duration::from_secs(12));
+    let scenario = Scenario::load(Path::new(DEMO)).expect("scenario");
+    let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir()).expect("ruleset"));
+    g.bench_function("baseline_crossroads_demo", |b| {
+        b.iter(|| play(&scenario, &ruleset, 1))
+    });
+    // A decision in the middle of the game (the 200th of about 560), searched as a real game
+    // would at the default budget.
+    let (at, bot) = last_victory_decision(200);
+    let search = Lookahead::new(Path::new(LAST_VICTORY));
+    g.bench_function("last_victory_default_budget", |b| {
+        b.iter(|| {
+            search
+                .pick(&at, DEFAULT_ROLLOUTS, &bot)
+                .expect("search")
+                .index
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    whole_games,
+    load_times,
+    throughput,
+    search_decision
+);
 criterion_main!(benches);

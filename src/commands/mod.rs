@@ -11,6 +11,7 @@ macro_rules! out {
 
 pub mod api;
 pub mod check;
+pub mod duel;
 pub mod los;
 pub mod play;
 pub mod render;

@@ -25,7 +25,7 @@ pub struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Who plays a side: SIDE=bot|random|replay:LOG. Sides not named are played by bot.
+    /// Who plays a side: SIDE=bot|random|search|search:N|replay:LOG. Sides not named are played by bot.
     #[arg(long = "agent", value_name = "SIDE=AGENT")]
     pub agents: Vec<String>,
     /// Switch a scenario option: NAME=VALUE.
@@ -145,7 +145,7 @@ fn exit_status(r: &Report) -> ExitCode {
 
 /// A bar on standard error with games done, games per second and time left;
 /// none when standard error is not a terminal or the output is JSON.
-fn progress_bar(total: u64, json: bool) -> ProgressBar {
+pub fn progress_bar(total: u64, json: bool) -> ProgressBar {
     if json || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -158,7 +158,7 @@ fn progress_bar(total: u64, json: bool) -> ProgressBar {
     bar
 }
 
-fn print_report(r: &Report, json: bool, jobs: usize) {
+pub fn print_report(r: &Report, json: bool, jobs: usize) {
     if json {
         out!("{}", serde_json::to_string(r).unwrap_or_default());
         return;
@@ -171,6 +171,8 @@ fn print_report(r: &Report, json: bool, jobs: usize) {
         r.finished,
         r.failures.len()
     );
+    let agents: Vec<String> = r.agents.iter().map(|(s, a)| format!("{s}={a}")).collect();
+    out!("  agents: {}", agents.join(", "));
     for (side, s) in &r.sides {
         out!(
             "  {side:<14} wins {:>5} ({:>5.1}%, 95% CI {:.1}-{:.1}%)  VP mean {:.1} sd {:.1} median {:.1} p10 {:.1} p90 {:.1}",

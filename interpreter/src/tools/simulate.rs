@@ -6,18 +6,13 @@
 //! scenario and the map once, and reuses them for all its games.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, GameOptions};
-use crate::geom::map::Map;
-use crate::host::compiled::CompiledRuleset;
-use crate::scenario::Scenario;
+use crate::game::{Game, GameOptions, Loaded};
 use crate::value::Value;
 use crate::world::agent::AgentKind;
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
-use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -114,30 +109,6 @@ pub fn game_seed(base: u64, index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// What a worker thread loads once.
-struct Loaded {
-    scenario_path: PathBuf,
-    scenario: Scenario,
-    ruleset: Rc<CompiledRuleset>,
-    map: Rc<Map>,
-}
-
-thread_local! {
-    static LOADED: RefCell<Option<Loaded>> = const { RefCell::new(None) };
-}
-
-fn load(path: &Path) -> Result<Loaded> {
-    let scenario = Scenario::load(path)?;
-    let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir())?);
-    let map = Rc::new(scenario.load_map()?);
-    Ok(Loaded {
-        scenario_path: path.to_path_buf(),
-        scenario,
-        ruleset,
-        map,
-    })
-}
-
 /// Builds the agents of one game from their command-line names.
 pub fn agents(spec: &Spec) -> Result<IndexMap<String, AgentKind>> {
     spec.agents
@@ -150,15 +121,8 @@ pub fn agents(spec: &Spec) -> Result<IndexMap<String, AgentKind>> {
 fn play_one(spec: &Spec, index: usize) -> Record {
     let seed = game_seed(spec.seed, index);
     let start = Instant::now();
-    let outcome = LOADED.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot
-            .as_ref()
-            .is_none_or(|l| l.scenario_path != spec.scenario)
-        {
-            *slot = Some(load(&spec.scenario)?);
-        }
-        let l = slot.as_ref().expect("loaded just above");
+    let outcome = (|| {
+        let l = Loaded::on_this_thread(&spec.scenario)?;
         let opts = GameOptions {
             seed,
             agents: agents(spec)?,
@@ -174,7 +138,7 @@ fn play_one(spec: &Spec, index: usize) -> Record {
             vp: result.vp,
             losses,
         })
-    });
+    })();
     Record {
         index,
         seed,
@@ -236,7 +200,7 @@ pub fn run(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Run> {
     // Load once here so that a broken scenario is one clear error, not one per game.
-    let loaded = load(&spec.scenario)?;
+    let loaded = Loaded::load(&spec.scenario)?;
     let sides = loaded.ruleset.ruleset().sides.clone();
     loaded
         .ruleset
@@ -395,6 +359,8 @@ pub struct Report {
     pub finished: usize,
     /// Games that failed, each with its seed and error.
     pub failures: Vec<Failure>,
+    /// Who played each side, as the command line writes it (`bot` where it named none).
+    pub agents: IndexMap<String, String>,
     /// Results by side.
     pub sides: IndexMap<String, SideReport>,
     /// Drawn games.
@@ -470,6 +436,13 @@ pub fn report(spec: &Spec, sides: &[String], records: &[Record], seconds: f64) -
         games: records.len(),
         finished: n,
         failures,
+        agents: sides
+            .iter()
+            .map(|s| {
+                let agent = spec.agents.get(s).map_or("bot", String::as_str);
+                (s.clone(), agent.to_string())
+            })
+            .collect(),
         sides: side_reports,
         draws: Share::of(draws, n),
         margin,

@@ -26,6 +26,12 @@ pub enum AgentKind {
     Random,
     /// The ruleset's `bot_choose` function.
     Bot,
+    /// The search agent: tries the options by playing the game forward from a fork of it
+    /// (`game::lookahead`), with this many rollouts for each decision.
+    Search {
+        /// Rollouts per decision, shared among the options tried.
+        rollouts: usize,
+    },
     /// Answers recorded in a game log, in order.
     Replay {
         /// The log they were read from, as the command line named it.
@@ -43,6 +49,7 @@ impl AgentKind {
             AgentKind::Human => "human",
             AgentKind::Random => "random",
             AgentKind::Bot => "bot",
+            AgentKind::Search { .. } => "search",
             AgentKind::Replay { .. } => "replay",
         }
     }
@@ -53,28 +60,46 @@ impl AgentKind {
     pub fn text(&self) -> String {
         match self {
             AgentKind::Replay { log, .. } => format!("replay:{}", log.display()),
+            AgentKind::Search { rollouts } => format!("search:{rollouts}"),
             other => other.name().to_string(),
         }
     }
 
-    /// Parses `human`, `random`, `bot` or `replay:FILE` for `side`.
+    /// Parses `human`, `random`, `bot`, `search`, `search:N` (N rollouts a decision) or
+    /// `replay:FILE` for `side`.
     pub fn parse(text: &str, side: &str) -> Result<AgentKind> {
         match text {
             "human" => Ok(AgentKind::Human),
             "random" => Ok(AgentKind::Random),
             "bot" => Ok(AgentKind::Bot),
-            _ => match text.strip_prefix("replay:") {
-                Some(file) => Ok(AgentKind::Replay {
-                    log: PathBuf::from(file),
-                    answers: recorded_answers(Path::new(file), side)?,
-                }),
-                None => Err(Error::rules(format!(
-                    "unknown agent `{text}`: use human, random, bot or replay:FILE"
-                ))),
-            },
+            "search" => Ok(AgentKind::Search {
+                rollouts: DEFAULT_ROLLOUTS,
+            }),
+            _ => {
+                if let Some(file) = text.strip_prefix("replay:") {
+                    return Ok(AgentKind::Replay {
+                        log: PathBuf::from(file),
+                        answers: recorded_answers(Path::new(file), side)?,
+                    });
+                }
+                if let Some(n) = text.strip_prefix("search:") {
+                    return match n.parse::<usize>() {
+                        Ok(rollouts) if rollouts > 0 => Ok(AgentKind::Search { rollouts }),
+                        _ => Err(Error::rules(format!(
+                            "agent `{text}`: search:N takes a number of rollouts of 1 or more, such as search:{DEFAULT_ROLLOUTS}"
+                        ))),
+                    };
+                }
+                Err(Error::rules(format!(
+                    "unknown agent `{text}`: use human, random, bot, search[:N] or replay:FILE"
+                )))
+            }
         }
     }
 }
+
+/// The search agent's rollouts per decision when `search` names no number.
+pub const DEFAULT_ROLLOUTS: usize = 8;
 
 /// The answers a side gave in a JSON-lines game log (its header line, if any, passed over).
 pub fn recorded_answers(path: &Path, side: &str) -> Result<VecDeque<usize>> {
@@ -385,8 +410,19 @@ mod tests {
 
     #[test]
     fn an_agent_reads_back_from_its_text() {
-        for a in [AgentKind::Human, AgentKind::Random, AgentKind::Bot] {
+        let search = AgentKind::Search { rollouts: 40 };
+        for a in [AgentKind::Human, AgentKind::Random, AgentKind::Bot, search] {
             assert_eq!(AgentKind::parse(&a.text(), "red").unwrap(), a);
+        }
+        assert_eq!(
+            AgentKind::parse("search", "red").unwrap(),
+            AgentKind::Search {
+                rollouts: DEFAULT_ROLLOUTS
+            }
+        );
+        for bad in ["search:0", "search:", "search:many"] {
+            let e = AgentKind::parse(bad, "red").unwrap_err().to_string();
+            assert!(e.contains("search:N"), "{bad}: {e}");
         }
     }
 }

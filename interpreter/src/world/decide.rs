@@ -1,5 +1,6 @@
 //! The decision protocol: who answers a decision (a forced answer, a saved answer being
-//! replayed, the random agent, a replay, a person, or the ruleset's bot), how the answer is
+//! replayed, the random agent, a replay, a person, the ruleset's bot, or the search agent,
+//! which looks ahead from the bot's choice), how the answer is
 //! checked, logged and kept for the save.
 //!
 //! Invariant: every decision goes through [`pick_index`], which records the options when an
@@ -74,7 +75,15 @@ pub fn pick_index(
         return Ok((0, "only"));
     }
     if let Some(ans) = w.forced.pop_front() {
-        return Ok((ans.pick(&labels()).map_err(|e| e.to_string())?, "forced"));
+        let index = match ans {
+            // An index in range needs no labels (a fork replays its answers so).
+            super::agent::Answer::Index(i) if i < n => i,
+            ans => ans.pick(&labels()).map_err(|e| e.to_string())?,
+        };
+        if w.forced.is_empty() {
+            w.after_forced();
+        }
+        return Ok((index, "forced"));
     }
     if w.only_forced {
         return fail(format!(
@@ -103,7 +112,85 @@ pub fn pick_index(
             Ok((ask_person(w, side, kind, &shown)?, "human"))
         }
         Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),
+        Some(AgentKind::Search { .. }) => Ok((usize::MAX, "search")),
     }
+}
+
+/// The index an agent that works in the scripts answers with: the bot's (the first of `bot`'s
+/// options, the bot's preferences, best first), or the search agent's, which starts from the
+/// bot's; any other agent's `index` as it is.
+fn worked_out(
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    n: usize,
+    (index, agent): (usize, &str),
+    bot: &dyn Fn() -> Rr<Vec<usize>>,
+    labels: &dyn Fn() -> Vec<String>,
+) -> Rr<usize> {
+    match agent {
+        // `usize::MAX`: to be worked out now (a search answer being replayed is given).
+        "bot" | "search" if index == usize::MAX => {
+            let preferred = bot()?;
+            let Some(&first) = preferred.first() else {
+                return fail(format!("the bot chose none of {side}'s `{kind}` options"));
+            };
+            if agent == "bot" {
+                Ok(first)
+            } else {
+                searched(g, side, kind, n, &preferred, labels)
+            }
+        }
+        _ => Ok(index),
+    }
+}
+
+/// The search agent's answer to `side`'s decision among `n` options, the bot preferring the
+/// options of `bot` in that order: its searcher looks ahead from the decision. A decision before
+/// the game's first checkpoint (the set-up's) takes the bot's choice. The log says what the
+/// search found, each option tried with its mean score (the options' `labels`).
+fn searched(
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    n: usize,
+    bot: &[usize],
+    labels: &dyn Fn() -> Vec<String>,
+) -> Rr<usize> {
+    let (searcher, at, rollouts) = {
+        let w = g.0.borrow();
+        let Some(&AgentKind::Search { rollouts }) = w.agents.get(side) else {
+            return Ok(bot[0]);
+        };
+        match (w.searcher.clone(), w.fork_point(side, kind, n)) {
+            (Some(searcher), Some(at)) => (searcher, at, rollouts),
+            _ => return Ok(bot[0]),
+        }
+    };
+    let found = searcher.pick(&at, rollouts, bot)?;
+    let index = found.index;
+    if index >= n || found.tried.iter().any(|(i, _)| *i >= n) {
+        return fail(format!(
+            "the search agent chose option {} of {side}'s `{kind}`, which has {n}",
+            index + 1
+        ));
+    }
+    let labels = labels();
+    let tried: Vec<String> = found
+        .tried
+        .iter()
+        .map(|(i, score)| format!("`{}` {score:.2}", labels[*i]))
+        .collect();
+    g.0.borrow_mut().event(
+        "search",
+        format!(
+            "{side}'s `{kind}` searched, {} rollouts an option: {}; chose `{}`",
+            found.each,
+            tried.join(", "),
+            labels[index]
+        ),
+    );
+    Ok(index)
 }
 
 /// The error of a save that parts from the game replaying it at its decision `number`.
@@ -143,6 +230,9 @@ fn replayed_pick(
     match saved.agent.as_str() {
         "human" => Ok((saved.choice, "human")),
         "forced" => Ok((saved.choice, "forced")),
+        // The search agent's answer is not worked out again: its rollouts would cost the whole
+        // search once more, for the same answer.
+        "search" => Ok((saved.choice, "search")),
         "bot" => Ok((usize::MAX, "bot")),
         "random" => Ok((w.agent_stream.below(n as u32) as usize, "random")),
         "replay" => {
@@ -325,12 +415,10 @@ pub fn choose(
 ) -> Rr<Dynamic> {
     let labels = || options.iter().map(option_label).collect::<Vec<_>>();
     let shown = |w: &World| shown_options(w, &options);
-    let (index, agent) = pick_index(g, side, kind, options.len(), &labels, &shown)?;
-    let index = if agent == "bot" {
-        ask_bot(ctx, g, side, kind, &options)?
-    } else {
-        index
-    };
+    let picked = pick_index(g, side, kind, options.len(), &labels, &shown)?;
+    let bot = || ask_bot(ctx, g, side, kind, &options).map(|i| vec![i]);
+    let index = worked_out(g, side, kind, options.len(), picked, &bot, &labels)?;
+    let agent = picked.1;
     log_decision(g, side, kind, index, option_label(&options[index]), agent)?;
     Ok(options[index].clone())
 }
@@ -386,8 +474,9 @@ pub fn bot_index(answer: &Dynamic, options: &Array, side: &str, kind: &str) -> R
 
 /// Asks a side to choose among `n` options built on demand by `option` (a move's destinations,
 /// say, too many to build unless someone looks at them), logs the answer and returns its index
-/// and the option. A bot is answered by `ranked` when it is given (the core scores the options),
-/// else by the ruleset's `bot_choose` with every option; a person sees `shown`.
+/// and the option. A bot is answered by `ranked` when it is given (the core scores the options
+/// and gives those it may pick, best first), else by the ruleset's `bot_choose` with every
+/// option; a person sees `shown`.
 #[allow(clippy::too_many_arguments)] // the decision, and the three ways its options are seen
 pub fn choose_among(
     ctx: &NativeCallContext,
@@ -396,16 +485,17 @@ pub fn choose_among(
     kind: &str,
     n: usize,
     option: &dyn Fn(usize) -> Dynamic,
-    ranked: Option<&dyn Fn() -> Rr<usize>>,
+    ranked: Option<&dyn Fn() -> Rr<Vec<usize>>>,
     shown: &dyn Fn(&World) -> Shown,
 ) -> Rr<(usize, Dynamic)> {
     let labels = || (0..n).map(|i| option_label(&option(i))).collect::<Vec<_>>();
-    let (index, agent) = pick_index(g, side, kind, n, &labels, shown)?;
-    let index = match (agent, ranked) {
-        ("bot", Some(best)) => best()?,
-        ("bot", None) => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect())?,
-        _ => index,
+    let picked = pick_index(g, side, kind, n, &labels, shown)?;
+    let bot = || match ranked {
+        Some(order) => order(),
+        None => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect()).map(|i| vec![i]),
     };
+    let index = worked_out(g, side, kind, n, picked, &bot, &labels)?;
+    let agent = picked.1;
     let chosen = option(index);
     log_decision(g, side, kind, index, option_label(&chosen), agent)?;
     Ok((index, chosen))

@@ -11,6 +11,7 @@
 pub mod agent;
 pub mod decide;
 pub mod dice;
+pub mod fork;
 pub mod log;
 pub mod moves;
 pub mod query;
@@ -96,6 +97,12 @@ pub struct World {
     stop: Option<Stop>,
     /// Who watches the game record by record (a replay being drawn), if anyone.
     watcher: Option<Box<dyn Watcher>>,
+    /// Who answers for the search agents, when a side has one (see [`fork`]).
+    searcher: Option<Rc<dyn fork::Searcher>>,
+    /// The game at the start of this turn, kept for forks while a searcher plays.
+    checkpoint: Option<std::sync::Arc<fork::Checkpoint>>,
+    /// A fork's own seed, taken up when its last forced answer is (see [`fork`]).
+    fresh_after_forced: Option<u64>,
 }
 
 /// One who watches a game as it is played: told of every log record as it is added, with the
@@ -621,6 +628,9 @@ impl World {
             replay_end: None,
             stop: None,
             watcher: None,
+            searcher: None,
+            checkpoint: None,
+            fresh_after_forced: None,
         }
     }
 }

@@ -121,17 +121,22 @@ impl Rank {
     /// first of equal scores wins, so the order of the options breaks ties.
     #[must_use]
     pub fn best(&self, map: &Map, dests: &[Destination], extras: &[Option<i64>]) -> usize {
-        let scores = dests
+        self.order(map, dests, extras).first().copied().unwrap_or(0)
+    }
+
+    /// The options that can be picked by rank, best first (see [`Rank::best`]): the first is
+    /// the one [`Rank::best`] picks, and equal scores keep the options' order.
+    #[must_use]
+    pub fn order(&self, map: &Map, dests: &[Destination], extras: &[Option<i64>]) -> Vec<usize> {
+        let scores: Vec<Option<i64>> = dests
             .iter()
             .map(|d| Some(self.score(map, d)))
-            .chain(extras.iter().copied());
-        let mut best = (0, None);
-        for (i, s) in scores.enumerate() {
-            if s.is_some() && (best.1.is_none() || s > best.1) {
-                best = (i, s);
-            }
-        }
-        best.0
+            .chain(extras.iter().copied())
+            .collect();
+        let mut order: Vec<usize> = (0..scores.len()).filter(|&i| scores[i].is_some()).collect();
+        // A stable sort: the first of equal scores stays first.
+        order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        order
     }
 }
 

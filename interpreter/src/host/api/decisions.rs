@@ -16,7 +16,7 @@ use std::rc::Rc;
 pub const TITLE: &str = "Decisions";
 
 /// What the package is about, for the reference.
-pub const ABOUT: &str = "Every decision goes to the side's agent: a forced answer first (examples), then `human`, `random`, `bot` or `replay`. The `bot` agent calls the ruleset's `fn bot_choose(game, side, kind, options)`, which returns an index or one of the options; a `choose_move` bot may instead be answered in Rust from a wish given as data (`choice.rank`).";
+pub const ABOUT: &str = "Every decision goes to the side's agent: a forced answer first (examples), then `human`, `random`, `bot`, `search` (which starts from the bot's choice and plays each option it tries forward with the bots) or `replay`. The `bot` agent calls the ruleset's `fn bot_choose(game, side, kind, options)`, which returns an index or one of the options; a `choose_move` bot may instead be answered in Rust from a wish given as data (`choice.rank`).";
 
 /// The package: every function of this topic, documented.
 #[must_use]
@@ -249,7 +249,7 @@ fn choose_move(
     let n = dests.len() + extras.len();
     // `rank: ()` is no rank, so a script can build the choice in one literal for bots and others.
     let rank = choice.get("rank").filter(|r| !r.is_unit());
-    let best = |r: &Dynamic| -> Rr<usize> {
+    let order = |r: &Dynamic| -> Rr<Vec<usize>> {
         // A closure is called only now, when a bot is asked.
         let rank = choice_rank(ctx, g, r)?;
         let scores: Vec<Option<i64>> = extras
@@ -260,10 +260,10 @@ fn choose_move(
                     .map(|s| s as i64)
             })
             .collect();
-        Ok(rank.best(&map, &dests, &scores))
+        Ok(rank.order(&map, &dests, &scores))
     };
-    let ranked = rank.map(|r| move || best(r));
-    let ranked = ranked.as_ref().map(|f| f as &dyn Fn() -> Rr<usize>);
+    let ranked = rank.map(|r| move || order(r));
+    let ranked = ranked.as_ref().map(|f| f as &dyn Fn() -> Rr<Vec<usize>>);
     // What a person is shown: each destination's way there and the other sides' units next to it.
     let shown = |w: &World| {
         let map = w.map();

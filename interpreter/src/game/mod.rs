@@ -11,6 +11,8 @@
 //! replays the answers, which is also how `undo` at the terminal works: the game starts again
 //! and replays every answer before the one taken back.
 
+pub mod lookahead;
+
 use crate::error::{Error, Result};
 use crate::geom::map::Map;
 use crate::host::compiled::CompiledRuleset;
@@ -18,6 +20,7 @@ use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
 use crate::value::Value;
 use crate::world::agent::{AgentKind, Answer, Stop, Terminal};
+use crate::world::fork::ForkPoint;
 use crate::world::log::Log;
 use crate::world::save::Progress;
 use crate::world::state::State;
@@ -150,6 +153,13 @@ impl Game {
         let game = Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
         {
             let mut w = game.handle.0.borrow_mut();
+            if opts
+                .agents
+                .values()
+                .any(|a| matches!(a, AgentKind::Search { .. }))
+            {
+                w.set_searcher(Rc::new(lookahead::Lookahead::new(&scenario.path)));
+            }
             w.state_mut().turn = scenario.file.first_turn;
             w.state_mut().last_turn = scenario.file.last_turn;
             let mut answers = w.progress().lock();
@@ -237,6 +247,38 @@ impl Game {
             origin: None,
             warnings: Vec::new(),
         })
+    }
+
+    /// A fork of a game at the decision `at` (see [`crate::world::fork`]), on a scenario, ruleset
+    /// and map loaded by this thread: the game as it stood at the decision's checkpoint, its
+    /// answers since forced, then `option` forced, and from there its own dice from `seed` and
+    /// every side played by the ruleset's bot.
+    #[must_use]
+    pub fn fork(loaded: &Loaded, at: &ForkPoint, option: usize, seed: u64) -> Game {
+        let ruleset = loaded.ruleset.ruleset();
+        let bots = ruleset
+            .sides
+            .iter()
+            .map(|s| (s.clone(), AgentKind::Bot))
+            .collect();
+        let mut world = World::new(
+            at.checkpoint.state.clone(),
+            ruleset.clone(),
+            loaded.ruleset.hooks(),
+            loaded.map.clone(),
+            at.seed,
+            &bots,
+            false,
+        );
+        world.become_fork(at, option, seed);
+        Game {
+            handle: GameHandle(Rc::new(RefCell::new(world))),
+            compiled: loaded.ruleset.clone(),
+            scenario: loaded.scenario_path.clone(),
+            set_up: true,
+            origin: None,
+            warnings: Vec::new(),
+        }
     }
 
     /// Resumes a saved game: starts its scenario afresh with the save's seed, options and
@@ -511,6 +553,7 @@ impl Game {
             let mut w = self.handle.0.borrow_mut();
             let number = w.state().turn;
             w.record(crate::world::log::Entry::Turn { number });
+            w.keep_checkpoint();
         }
         let _ = self.call("game_turn", vec![])?;
         let mut w = self.handle.0.borrow_mut();
@@ -702,6 +745,50 @@ impl Game {
     #[must_use]
     pub fn map(&self) -> Rc<Map> {
         self.handle.0.borrow().map().clone()
+    }
+}
+
+/// A scenario loaded with its compiled ruleset and map, to start many games of it on one
+/// thread (batch runs, the search agent's rollouts).
+pub struct Loaded {
+    /// The scenario file as named.
+    pub scenario_path: PathBuf,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its ruleset, compiled.
+    pub ruleset: Rc<CompiledRuleset>,
+    /// Its map.
+    pub map: Rc<Map>,
+}
+
+impl Loaded {
+    /// Loads the scenario `path`, compiles its ruleset and loads its map.
+    pub fn load(path: &Path) -> Result<Loaded> {
+        let scenario = Scenario::load(path)?;
+        let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir())?);
+        let map = Rc::new(scenario.load_map()?);
+        Ok(Loaded {
+            scenario_path: path.to_path_buf(),
+            scenario,
+            ruleset,
+            map,
+        })
+    }
+
+    /// The scenario `path` as this thread has loaded it: loaded on the thread's first ask (the
+    /// compiled scripts cannot cross threads), then kept until another scenario is asked for.
+    pub fn on_this_thread(path: &Path) -> Result<Rc<Loaded>> {
+        thread_local! {
+            static LOADED: RefCell<Option<Rc<Loaded>>> = const { RefCell::new(None) };
+        }
+        LOADED.with(|cell| {
+            if let Some(l) = cell.borrow().as_ref().filter(|l| l.scenario_path == path) {
+                return Ok(l.clone());
+            }
+            let loaded = Rc::new(Loaded::load(path)?);
+            *cell.borrow_mut() = Some(loaded.clone());
+            Ok(loaded)
+        })
     }
 }
 

@@ -1,0 +1,180 @@
+//! The search agent (`--agent SIDE=search:N`): at each decision it tries some of the options by
+//! playing the game forward from a fork of it, and answers the option whose rollouts ended best.
+//! It needs no code of the ruleset's beyond what every ruleset has: the bot plays the rollouts,
+//! and `victory(game)` (or an optional `evaluate(game, side)`) scores them.
+//!
+//! How one decision is searched:
+//!
+//! 1. The options tried ([`candidates`]): as many as the budget allows, the bot's choice first,
+//!    then the bot's next preferences where the core ranked the options (a move), else others
+//!    drawn at random.
+//! 2. The budget of N rollouts is shared among them. Rollout `k` of every option plays under the
+//!    same seed, so the options are compared under the same luck (common random numbers).
+//! 3. A rollout is a fork of the game ([`crate::world::fork`]): the turn's checkpoint played
+//!    again up to the decision, the option taken, and the rest of the turn played by the
+//!    ruleset's bot on both sides with the fork's own dice. The fork's dice come from the game's
+//!    seed, the decision's number and `k`, never from the game's own stream, so the agent never
+//!    knows the rolls the real game will make, and the same seed and budget give the same game.
+//! 4. At the turn's end the fork is scored for the side asked: `evaluate(game, side)` if the
+//!    ruleset defines it, else the side's victory points less the best of the other sides', with
+//!    a win or loss weighing [`WIN`] more when the game ended.
+//! 5. The option with the best mean score is answered; a tie goes to the option tried first,
+//!    and so to the bot's choice.
+//!
+//! Rollouts run on every core, each worker thread with its own compiled ruleset.
+
+use super::{Game, Loaded};
+use crate::error::{Error, Result};
+use crate::value::Value;
+use crate::world::dice::Stream;
+use crate::world::fork::{ForkPoint, Searched, Searcher};
+use crate::world::Rr;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// How much more a won (or lost) game weighs than one victory point.
+pub const WIN: f64 = 1000.0;
+
+/// The most options one decision tries, however large the budget.
+pub const MAX_WIDTH: usize = 8;
+
+/// The rollouts one option gets at least, when the budget allows: fewer would compare luck.
+pub const MIN_ROLLOUTS_PER_OPTION: usize = 4;
+
+/// The search agent of one game: it forks the game's scenario.
+pub struct Lookahead {
+    scenario: PathBuf,
+}
+
+impl Lookahead {
+    /// The search agent for games of the scenario `path`.
+    #[must_use]
+    pub fn new(path: &Path) -> Lookahead {
+        Lookahead {
+            scenario: path.to_path_buf(),
+        }
+    }
+}
+
+impl Searcher for Lookahead {
+    fn pick(&self, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Rr<Searched> {
+        search(&self.scenario, at, rollouts, bot).map_err(|e| {
+            format!(
+                "the search agent's rollouts of {}'s `{}` failed: {e}",
+                at.side, at.kind
+            )
+            .into()
+        })
+    }
+}
+
+/// The options a decision of `at.options` tries with `rollouts` rollouts: as many as the budget
+/// allows ([`MIN_ROLLOUTS_PER_OPTION`] each, at least 2 and at most [`MAX_WIDTH`]), the bot's
+/// preferences `bot` first, in order, then others drawn at random from a stream of the
+/// decision's own.
+#[must_use]
+pub fn candidates(at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Vec<usize> {
+    let width = (rollouts / MIN_ROLLOUTS_PER_OPTION)
+        .clamp(2, MAX_WIDTH)
+        .min(at.options);
+    let mut tried: Vec<usize> = bot.iter().copied().take(width).collect();
+    let mut others: Vec<usize> = (0..at.options).filter(|i| !tried.contains(i)).collect();
+    // A partial shuffle: the first ones drawn are a uniform sample of the others.
+    let mut stream = Stream::new(at.rollout_seed(usize::MAX));
+    while tried.len() < width {
+        let j = stream.below(others.len() as u32) as usize;
+        tried.push(others.swap_remove(j));
+    }
+    tried
+}
+
+/// Searches the decision `at` of a game of `scenario` (see the module's text).
+fn search(scenario: &Path, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Result<Searched> {
+    let tried = candidates(at, rollouts, bot);
+    let each = (rollouts / tried.len()).max(1);
+    let jobs: Vec<(usize, usize)> = (0..tried.len())
+        .flat_map(|c| (0..each).map(move |k| (c, k)))
+        .collect();
+    let scores: Vec<f64> = pool()?.install(|| {
+        jobs.par_iter()
+            .map(|&(c, k)| rollout(scenario, at, tried[c], k))
+            .collect::<Result<_>>()
+    })?;
+    let means: Vec<(usize, f64)> = tried
+        .iter()
+        .enumerate()
+        .map(|(c, &option)| {
+            let own = &scores[c * each..(c + 1) * each];
+            (option, own.iter().sum::<f64>() / each as f64)
+        })
+        .collect();
+    let mut best = 0;
+    for c in 1..means.len() {
+        if means[c].1 > means[best].1 {
+            best = c;
+        }
+    }
+    Ok(Searched {
+        index: means[best].0,
+        tried: means,
+        each,
+    })
+}
+
+/// Plays rollout `k` of `option` at `at` to the end of its turn and scores it for the side asked.
+fn rollout(scenario: &Path, at: &ForkPoint, option: usize, k: usize) -> Result<f64> {
+    let loaded = Loaded::on_this_thread(scenario)?;
+    let mut game = Game::fork(&loaded, at, option, at.rollout_seed(k));
+    if !game.over() {
+        game.play_turn()?;
+    }
+    score(&game, &at.side)
+}
+
+/// How good the game stands for `side`: the ruleset's `evaluate(game, side)` if it has one,
+/// else the victory margin (see the module's text).
+pub fn score(game: &Game, side: &str) -> Result<f64> {
+    if game.compiled().has_function("evaluate", 2) {
+        let v = game.call("evaluate", vec![side.into()])?;
+        return match Value::from_dynamic(&v).map_err(Error::rules)? {
+            Value::Int(i) => Ok(i as f64),
+            Value::Float(f) => Ok(f),
+            other => Err(Error::rules(format!(
+                "`evaluate(game, side)` must return a number; it returned {other:?}"
+            ))),
+        };
+    }
+    let result = game.victory()?;
+    let own = result.vp.get(side).copied().unwrap_or(0);
+    let best_other = result
+        .vp
+        .iter()
+        .filter(|(s, _)| s.as_str() != side)
+        .map(|(_, v)| *v)
+        .max()
+        .unwrap_or(0);
+    let mut score = (own - best_other) as f64;
+    if game.over() {
+        match result.winner.as_deref() {
+            Some(w) if w == side => score += WIN,
+            Some(_) => score -= WIN,
+            None => {}
+        }
+    }
+    Ok(score)
+}
+
+/// The threads rollouts run on: one a core, each with a stack deep enough for the scripts.
+fn pool() -> Result<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<std::result::Result<rayon::ThreadPool, String>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .stack_size(crate::host::engine::SCRIPT_THREAD_STACK)
+            .thread_name(|i| format!("muster-search-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start the search agent's worker threads: {e}"))
+    })
+    .as_ref()
+    .map_err(|e| Error::rules(e.clone()))
+}

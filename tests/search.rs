@@ -1,0 +1,150 @@
+//! The search agent (`--agent SIDE=search:N`) on the demonstration ruleset: it never reads the
+//! real game's future dice, the same seed and budget give the same game, a saved game with its
+//! answers resumes without searching again, and `muster duel` reports both sides.
+
+use assert_cmd::Command;
+use muster_interpreter::game::{Game, GameOptions};
+use muster_interpreter::world::agent::AgentKind;
+use muster_interpreter::world::log::{Entry, Record};
+use std::path::Path;
+
+const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
+
+/// A game of the skirmish with red played by the search agent with `rollouts` rollouts.
+fn searching(seed: u64, rollouts: usize) -> Game {
+    let opts = GameOptions {
+        seed,
+        agents: [("red".to_string(), AgentKind::Search { rollouts })]
+            .into_iter()
+            .collect(),
+        ..GameOptions::default()
+    };
+    Game::from_scenario(Path::new(SKIRMISH), &opts).unwrap()
+}
+
+/// The texts of the search events of a log, in order.
+fn searches(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|r| match &r.entry {
+            Entry::Event { kind, text, .. } if kind == "search" => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The values of the rolls among `records`.
+fn rolls(records: &[Record]) -> Vec<i64> {
+    records
+        .iter()
+        .filter_map(|r| match &r.entry {
+            Entry::Roll { value, .. } => Some(*value),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Dice for a whole game, to force: varied, and the same every run.
+fn varied_dice() -> impl Iterator<Item = i64> {
+    (0..2000).map(|i: i64| (i * 7 + i / 5) % 6 + 1)
+}
+
+#[test]
+fn the_agent_never_reads_the_real_games_future_dice() {
+    // Game A rolls forced dice, so that its draws and shuffles, which come from the game's own
+    // stream, are those of game B below however many dice each rolls.
+    let mut a = searching(7, 4);
+    a.force_dice(varied_dice());
+    a.run(None).unwrap();
+    let log = a.log();
+    let records = log.records();
+    // The first search whose rollouts the dice sway: one that tried an attack.
+    let at = records
+        .iter()
+        .position(
+            |r| matches!(&r.entry, Entry::Event { kind, text, .. } if kind == "search" && text.contains("`attack")),
+        )
+        .expect("a search that tried an attack");
+    let past = rolls(&records[..at]);
+    let future = rolls(&records[at..]);
+    assert!(
+        future.iter().any(|&v| v != 1),
+        "game A's rolls after the search are not all 1s"
+    );
+    let nth = searches(&records[..at]).len();
+
+    // Game B is game A up to that search, and then every die it rolls is a 1.
+    let mut b = searching(7, 4);
+    b.force_dice(past.iter().copied().chain(std::iter::repeat_n(1, 2000)));
+    b.run(None).unwrap();
+    let b_log = b.log();
+    let b_rolls = rolls(b_log.records());
+    assert_eq!(b_rolls[..past.len()], past[..], "the same past");
+    assert_ne!(
+        b_rolls[past.len()..],
+        future[..future.len().min(b_rolls.len() - past.len())],
+        "another future"
+    );
+    assert_eq!(
+        searches(&records[..=at]),
+        searches(b_log.records())[..=nth],
+        "the search found the same, whatever the real game rolls after it"
+    );
+}
+
+#[test]
+fn the_same_seed_and_budget_give_the_same_game() {
+    let game = |seed, rollouts| {
+        let mut g = searching(seed, rollouts);
+        let result = g.run(None).unwrap();
+        (g.log().to_jsonl(), result)
+    };
+    let (first, result) = game(3, 6);
+    assert!(first.contains("\"agent\":\"search\""));
+    assert_eq!((first.clone(), result.clone()), game(3, 6));
+    assert_ne!(first, game(3, 2).0, "the budget changes what is searched");
+}
+
+#[test]
+fn a_saved_game_resumes_with_the_searched_answers() {
+    let dir = std::env::temp_dir().join(format!("muster-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("searched.ron");
+    let mut g = searching(5, 4);
+    let result = g.run(Some(&save)).unwrap();
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("search:4") && text.contains("agent: \"search\""));
+    // Resumed, the save's searched answers are taken as they are: nothing is searched again.
+    let mut again = Game::resume(&save, &GameOptions::default()).unwrap();
+    assert_eq!(again.run(None).unwrap(), result);
+    assert!(searches(again.log().records()).is_empty());
+}
+
+#[test]
+fn a_duel_plays_each_agent_on_each_side() {
+    let out = Command::cargo_bin("muster")
+        .unwrap()
+        .args([
+            "duel",
+            SKIRMISH,
+            "--agents",
+            "search:2,random",
+            "--games",
+            "3",
+            "--seed",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("search:2 against random"), "{text}");
+    for side in ["red", "blue"] {
+        assert!(text.contains(&format!("search:2 as {side}")), "{text}");
+    }
+    assert!(text.contains("of    6"), "{text}");
+}
