@@ -16,6 +16,7 @@
 //! | `has` / `lacks` | carries all / none of these markers |
 //! | `props` | has these property values |
 //! | `face` | has this face up |
+//! | `id` / `id_not` | is one / none of these units (an id or a list of ids; an empty `id` list matches no unit) |
 
 use crate::geom::hex::Hex;
 use crate::value::Value;
@@ -52,6 +53,10 @@ pub struct UnitFilter {
     pub props: IndexMap<String, Value>,
     /// The face it must have up.
     pub face: Option<ImmutableString>,
+    /// Units it must be one of (`None`: any; an empty list: none).
+    pub id: Option<Vec<ImmutableString>>,
+    /// Units it may not be.
+    pub id_not: Vec<ImmutableString>,
 }
 
 impl UnitFilter {
@@ -99,6 +104,12 @@ impl UnitFilter {
             return false;
         }
         if self.face.as_ref().is_some_and(|f| f.as_str() != u.face) {
+            return false;
+        }
+        let is_unit = |id: &ImmutableString| id.as_str() == u.id;
+        if self.id.as_ref().is_some_and(|ids| !ids.iter().any(is_unit))
+            || self.id_not.iter().any(is_unit)
+        {
             return false;
         }
         self.props.iter().all(|(k, v)| u.props.get(k) == Some(v))
@@ -162,6 +173,15 @@ mod tests {
         assert!(!f.accepts(&u));
         f.near = Some((Hex::new(2, 0), 2));
         assert!(f.accepts(&u));
+        f.id_not = vec!["u".into()];
+        assert!(!f.accepts(&u));
+        f.id_not = vec!["v".into()];
+        assert!(f.accepts(&u));
+        f.id = Some(vec!["v".into(), "u".into()]);
+        assert!(f.accepts(&u));
+        f.id = Some(vec![]);
+        assert!(!f.accepts(&u), "an empty `id` list matches no unit");
+        f.id = None;
         f.props.insert("brigade".into(), Value::Str("b".into()));
         assert!(!f.accepts(&u));
         assert!(!UnitFilter {

@@ -3,10 +3,13 @@
 
 use crate::geom::hex::Hex;
 use crate::geom::los::Verdict;
-use crate::host::args::{check_keys, hex_list, number_arg};
+use crate::host::api::units::unit_filter;
+use crate::host::args::{check_keys, hex_list, number_arg, shared_text};
+use crate::world::state::FxIndexSet;
 use crate::world::{fail, GameHandle, Rr};
 use rhai::{Array, Dynamic, Map as RMap, Module, NativeCallContext, INT};
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::hash_map::Entry;
 
 /// The heading of this package in the reference.
 pub const TITLE: &str = "Map and line of sight";
@@ -305,6 +308,16 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "targets_in_sight",
+        &["game", "units", "reach", "targets"],
+        &[
+            "For each of `units`, the hexes of the units matching the unit filter `targets` that stand from 1 to the unit's reach away and that its hex sees (as `sees` judges): the targets each unit may fire at, say, in one call. `reach` is a distance in hexes for every unit, or a map unit id -> distance (a unit it leaves out, or gives `()`, has no targets).",
+            "Returns a map unit id -> array of hex ids in the order `hexes_where(targets)` gives them; a unit off the map has an empty array; an unknown unit is an error.",
+        ],
+        targets_in_sight,
+    );
+    reg!(
+        m,
         "distances",
         &["game", "hexes", "goals"],
         &[
@@ -416,6 +429,71 @@ fn in_sight(
                 break;
             }
         }
+    }
+    Ok(out)
+}
+
+/// Backs the script function `targets_in_sight`, registered and documented in [`package`].
+fn targets_in_sight(
+    ctx: NativeCallContext,
+    g: &mut GameHandle,
+    units: Array,
+    reach: Dynamic,
+    targets: RMap,
+) -> Rr<RMap> {
+    // Each unit's hex and reach, and the target hexes in the order `hexes_where` finds them.
+    let (firers, hexes, has_hook) = {
+        let w = g.0.borrow();
+        let filter = unit_filter(&w, &targets)?;
+        let mut hexes: FxIndexSet<Hex> =
+            FxIndexSet::with_capacity_and_hasher(w.state().units.len(), FxBuildHasher);
+        for u in w.state().units.values() {
+            if let Some(h) = u.location.filter(|_| filter.accepts(u)) {
+                hexes.insert(h);
+            }
+        }
+        let per_unit = reach.read_lock::<RMap>().map(|m| m.clone());
+        let all = match per_unit {
+            Some(_) => None,
+            None => Some(number_arg(&reach, "`reach`")?),
+        };
+        let mut firers = Vec::with_capacity(units.len());
+        for id in &units {
+            let id = shared_text(id, "a unit of `units`")?;
+            let at = w.unit_ref(&id)?.location;
+            let r = match (&per_unit, all) {
+                (_, Some(r)) => Some(r),
+                (Some(m), None) => match m.get(id.as_str()) {
+                    Some(v) if !v.is_unit() => Some(number_arg(v, "a unit's `reach`")?),
+                    _ => None,
+                },
+                (None, None) => None,
+            };
+            firers.push((id, at.zip(r.map(|r| r.max(0.0) as u32))));
+        }
+        (firers, hexes, w.hooks().los_override)
+    };
+    // One answer per hex and reach: the units of a stack share it.
+    let mut found: HashMap<(Hex, u32), Array> = HashMap::default();
+    let mut out = RMap::new();
+    for (id, from) in firers {
+        let Some((at, r)) = from else {
+            out.insert(id.as_str().into(), Dynamic::from_array(Array::new()));
+            continue;
+        };
+        if let Entry::Vacant(e) = found.entry((at, r)) {
+            let mut seen = Array::new();
+            for &t in hexes.iter().filter(|&&t| (1..=r).contains(&at.distance(t))) {
+                if sees(&ctx, g, at, t, has_hook)? {
+                    seen.push(g.0.borrow().hex_id(t).into());
+                }
+            }
+            e.insert(seen);
+        }
+        out.insert(
+            id.as_str().into(),
+            Dynamic::from_array(found[&(at, r)].clone()),
+        );
     }
     Ok(out)
 }

@@ -197,6 +197,16 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "entries_without",
+        &["game", "map", "hexes"],
+        &[
+            "The entries of `map`, a map keyed by hex ids, whose hex is none of `hexes` (a list of hexes): where a move may end of the hexes a search reached, say, in one call where a script would loop with `contains`.",
+            "Returns a map of the entries kept (a key that is not a hex id is kept).",
+        ],
+        entries_without,
+    );
+    reg!(
+        m,
         "zoc_linked",
         &["game", "from", "to"],
         &[
@@ -288,6 +298,16 @@ fn hexes_in(g: &mut GameHandle, list: Dynamic, any_of: Dynamic, none_of: Dynamic
         }
     }
     Ok(out)
+}
+
+/// Backs the script function `entries_without`, registered and documented in [`package`].
+fn entries_without(g: &mut GameHandle, map: RMap, hexes: Dynamic) -> Rr<RMap> {
+    let w = g.0.borrow();
+    let without: HashSet<Hex> = hex_list(&w, &hexes, "`hexes`")?.into_iter().collect();
+    Ok(map
+        .into_iter()
+        .filter(|(k, _)| w.map().parse(k).map_or(true, |h| !without.contains(&h)))
+        .collect())
 }
 
 /// Backs the script function `zoc_linked`, registered and documented in [`package`].

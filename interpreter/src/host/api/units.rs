@@ -13,7 +13,7 @@ use rhai::{Array, Dynamic, ImmutableString, Map as RMap, Module, FLOAT, INT};
 pub const TITLE: &str = "Units and unit queries";
 
 /// What the package is about, for the reference.
-pub const ABOUT: &str = "Units are ids; their fields, markers and ruleset-defined properties; hex markers. A unit query finds in one call what a script loop of several calls per unit would: the filter is a map whose keys are all optional and must all hold: `side`, `not_side`, `at` (a hex), `near` + `within` (hexes, default 1), `in` (a list of hexes), `zone_over` (a hex: the unit stands next to it and has it in its zone of control by the ruleset's `zoc` rules), `on_map` (true/false), `kind` / `kind_not` (text or list), `has` / `lacks` (markers, text or list), `face`, `props` (a map of property values), `named` (the name of a filter in the ruleset's `filters`, or a list of them; the other keys add to it and may not repeat its keys). A value of the wrong kind is an error that names its key.";
+pub const ABOUT: &str = "Units are ids; their fields, markers and ruleset-defined properties; hex markers. A unit query finds in one call what a script loop of several calls per unit would: the filter is a map whose keys are all optional and must all hold: `side`, `not_side`, `at` (a hex), `near` + `within` (hexes, default 1), `in` (a list of hexes), `zone_over` (a hex: the unit stands next to it and has it in its zone of control by the ruleset's `zoc` rules), `on_map` (true/false), `kind` / `kind_not` (text or list), `has` / `lacks` (markers, text or list), `face`, `id` / `id_not` (the unit is one / none of these ids, text or list; an empty `id` list matches no unit), `props` (a map of property values), `named` (the name of a filter in the ruleset's `filters`, or a list of them; the other keys add to it and may not repeat its keys). A value of the wrong kind is an error that names its key.";
 
 /// Registers a getter of one unit field: `game.<name>(id)`, an error for an unknown unit.
 macro_rules! getter {
@@ -642,7 +642,7 @@ fn locations(g: &mut GameHandle, ids: Array) -> Rr<Array> {
 }
 
 /// A unit filter from a script's map (see [`crate::world::query`]).
-fn unit_filter(w: &World, m: &RMap) -> Rr<UnitFilter> {
+pub(super) fn unit_filter(w: &World, m: &RMap) -> Rr<UnitFilter> {
     let mut f = UnitFilter::default();
     let mut near = (None, 1);
     // A named filter of the ruleset's `filters` first; the query's other keys add to it, and
@@ -703,6 +703,8 @@ fn filter_key(
         "has" => f.has = text_list(v, "has")?,
         "lacks" => f.lacks = text_list(v, "lacks")?,
         "face" => f.face = Some(shared_text(v, "face")?),
+        "id" => f.id = Some(text_list(v, "id")?),
+        "id_not" => f.id_not = text_list(v, "id_not")?,
         "props" => {
             let Some(p) = v.read_lock::<RMap>() else {
                 return fail("`props` must be a map".to_string());
@@ -713,7 +715,7 @@ fn filter_key(
         }
         other => {
             return fail(format!(
-                "unknown unit filter key `{other}` (side, not_side, at, near, within, in, zone_over, on_map, kind, kind_not, has, lacks, face, props, named)"
+                "unknown unit filter key `{other}` (side, not_side, at, near, within, in, zone_over, on_map, kind, kind_not, has, lacks, face, id, id_not, props, named)"
             ))
         }
     }
