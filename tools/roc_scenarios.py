@@ -173,8 +173,9 @@ LA_POSITIONS = [
 # Reinforcements (designed): Granger's Reserve Corps, Steedman's two brigades, marched south from
 # McAfee's Church to Horseshoe Ridge early in the afternoon: off the map, entering by the LaFayette
 # Road's north edge hex when an activation brings them; frozen until 12 noon (turn 4), so from 1 pm.
-# Granger's card is not in the 9 am pile the example draws (CX-08 to CX-34); the library's pile is
-# the same every turn, so Steedman comes in by a CIC card (Rosecrans, Thomas) only: a gap.
+# Granger's card is not in the 9 am pile the example draws (CX-08 to CX-34), and #10 keeps that
+# pile all day (designed; a pile entry `from` turn 5 would add it, as the Grand Battle does), so
+# Steedman comes in by a CIC card (Rosecrans, Thomas) only.
 LA_REINFORCEMENTS = [("N0119", ["sm_whitaker_1", "sm_whitaker_2", "sm_whitaker_3", "sm_whitaker_4", "sm_18_oh",
                                 "sm_mitchell_1", "sm_mitchell_2", "sm_mitchell_3", "sm_m_1_il"],
                       "designed: Steedman by the LaFayette Road from the north")]
