@@ -251,6 +251,17 @@ fn rock_of_chickamauga_longstreet_attacks_bots() {
 }
 
 #[test]
+fn rock_of_chickamauga_grand_battle_bots() {
+    golden(
+        "rock_of_chickamauga_grand_battle_bots_1",
+        "scenarios/rock_of_chickamauga/grand_battle.ron",
+        1,
+        Agents::Bot,
+        &[],
+    );
+}
+
+#[test]
 fn demo_bots() {
     golden(
         "demo_skirmish_bots_1",
