@@ -230,6 +230,15 @@ LA_CASUALTY = {
 # ------------------------------------------------------------------ building
 
 
+
+def formation_data(corps, divs):
+    """The scenario data's `corps` and `divisions` maps, one formation a line."""
+    lines = ['        "corps": {']
+    lines += [f'            "{k}": {ron(v)},' for k, v in corps.items()]
+    lines += ["        },", '        "divisions": {']
+    lines += [f'            "{k}": {ron(v)},' for k, v in divs.items()]
+    return lines + ["        },"]
+
 def ron(v):
     if v is None:
         return "()"
@@ -406,12 +415,9 @@ def longstreet_text():
     for h, (m, kind, why) in LA_MARKERS.items():
         head += comment(f"{h}: {', '.join(m)}: {kind}: {why}", "//   ")
     head += [GEN]
-    corps_lines = [f'            "{k}": {ron(v)},' for k, v in corps.items()]
-    div_lines = [f'            "{k}": {ron(v)},' for k, v in divs.items()]
     vp = {h: v for h, (v, _) in LA_VP.items()}
     data = [
-        '        "corps": {', *corps_lines, "        },",
-        '        "divisions": {', *div_lines, "        },",
+        *formation_data(corps, divs),
         f'        "pile": {ron(LA_PILE)},',
         '        "event_pool": {',
         f'            "union": {ron(LA_POOL["union"])},',
@@ -671,12 +677,9 @@ def grand_text():
     for entry, keys, turn, why in GB_REINFORCEMENTS:
         head += comment(f"{entry}, turn {turn} ({GB_HOURS[turn - 1]}): {', '.join(keys)}: designed: {why}", "//   ")
     head += [GEN]
-    corps_lines = [f'            "{k}": {ron(v)},' for k, v in corps.items()]
-    div_lines = [f'            "{k}": {ron(v)},' for k, v in divs.items()]
     vp = {h: v for h, (v, _) in GB_VP.items()}
     data = [
-        '        "corps": {', *corps_lines, "        },",
-        '        "divisions": {', *div_lines, "        },",
+        *formation_data(corps, divs),
         '        "pile": [',
         *[f"            {ron(e)}," for e in pile],
         "        ],",
