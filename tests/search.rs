@@ -148,3 +148,34 @@ fn a_duel_plays_each_agent_on_each_side() {
     }
     assert!(text.contains("of    6"), "{text}");
 }
+
+#[test]
+fn the_search_agent_tries_the_bots_choice_first() {
+    // The Last Victory's movement gives a bot its wishes (a move's `rank`) only when the rules see
+    // a bot: the search agent must be seen as one, or the option it starts from is not the bot's.
+    const LAST_VICTORY: &str = "scenarios/last_victory/chickamauga.ron";
+    let game_of = |agent: AgentKind| {
+        let opts = GameOptions {
+            seed: 3,
+            agents: [("union".to_string(), agent)].into_iter().collect(),
+            ..GameOptions::default()
+        };
+        let mut game = Game::from_scenario(Path::new(LAST_VICTORY), &opts).unwrap();
+        game.play_turn().unwrap();
+        game.log().records().to_vec()
+    };
+    let search = searches(&game_of(AgentKind::Search { rollouts: 2 }));
+    // "union's `KIND` searched, ...: `FIRST TRIED` SCORE, ...".
+    let parts: Vec<&str> = search[0].split('`').collect();
+    let (kind, first_tried) = (parts[1], parts[3]);
+    let bot_choice = game_of(AgentKind::Bot)
+        .iter()
+        .find_map(|r| match &r.entry {
+            Entry::Decision { side, kind: k, label, .. } if side == "union" && k == kind => {
+                Some(label.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(first_tried, bot_choice, "the first search: {}", search[0]);
+}

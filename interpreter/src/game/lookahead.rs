@@ -18,8 +18,11 @@
 //! 4. At the turn's end the fork is scored for the side asked: `evaluate(game, side)` if the
 //!    ruleset defines it, else the side's victory points less the best of the other sides', with
 //!    a win or loss weighing [`WIN`] more when the game ended.
-//! 5. The option with the best mean score is answered; a tie goes to the option tried first,
-//!    and so to the bot's choice.
+//! 5. The bot's choice is answered unless another option beat it under the same luck: its
+//!    rollouts' scores less the bot choice's, rollout by rollout, average more than zero and more
+//!    than [`CONFIDENCE`] standard errors. Of the options that did, the one with the greatest
+//!    average gain is answered (a tie goes to the option tried first). A few rollouts are noisy:
+//!    an agent that took the best mean would part from the bot on luck alone, and play worse.
 //!
 //! Rollouts run on every core, each worker thread with its own compiled ruleset.
 
@@ -41,6 +44,10 @@ pub const MAX_WIDTH: usize = 8;
 
 /// The rollouts one option gets at least, when the budget allows: fewer would compare luck.
 pub const MIN_ROLLOUTS_PER_OPTION: usize = 4;
+
+/// How many standard errors of the paired differences an option's average gain over the bot's
+/// choice must reach before the search answers it instead (step 5 of the module's text).
+pub const CONFIDENCE: f64 = 1.0;
 
 /// The search agent of one game: it forks the game's scenario.
 pub struct Lookahead {
@@ -109,10 +116,14 @@ fn search(scenario: &Path, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Re
             (option, own.iter().sum::<f64>() / each as f64)
         })
         .collect();
+    let bot_scores = &scores[..each];
     let mut best = 0;
-    for c in 1..means.len() {
-        if means[c].1 > means[best].1 {
+    let mut best_gain = 0.0;
+    for c in 1..tried.len() {
+        let gain = sure_gain(&scores[c * each..(c + 1) * each], bot_scores);
+        if gain.is_some_and(|g| g > best_gain) {
             best = c;
+            best_gain = gain.unwrap_or(0.0);
         }
     }
     Ok(Searched {
@@ -120,6 +131,22 @@ fn search(scenario: &Path, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Re
         tried: means,
         each,
     })
+}
+
+/// The average gain of the rollouts `scores` over the bot choice's `bot` under the same luck
+/// (rollout by rollout), when it is above zero and above [`CONFIDENCE`] standard errors; else
+/// none.
+fn sure_gain(scores: &[f64], bot: &[f64]) -> Option<f64> {
+    let n = scores.len() as f64;
+    let gains: Vec<f64> = scores.iter().zip(bot).map(|(s, b)| s - b).collect();
+    let mean = gains.iter().sum::<f64>() / n;
+    let variance = if gains.len() > 1 {
+        gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let standard_error = (variance / n).sqrt();
+    (mean > 0.0 && mean > CONFIDENCE * standard_error).then_some(mean)
 }
 
 /// Plays rollout `k` of `option` at `at` to the end of its turn and scores it for the side asked.
@@ -177,4 +204,20 @@ fn pool() -> Result<&'static rayon::ThreadPool> {
     })
     .as_ref()
     .map_err(|e| Error::rules(e.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sure_gain;
+
+    #[test]
+    fn an_option_must_beat_the_bot_under_the_same_luck_to_be_answered() {
+        // Better in every rollout: a sure gain.
+        assert_eq!(sure_gain(&[3.0, 4.0, 5.0, 6.0], &[1.0, 2.0, 3.0, 4.0]), Some(2.0));
+        // A better mean from one lucky rollout is within the noise: the bot's choice stands.
+        assert_eq!(sure_gain(&[20.0, 0.0, 0.0, 0.0], &[1.0, 1.0, 1.0, 1.0]), None);
+        // Alike in every rollout, or worse: no gain.
+        assert_eq!(sure_gain(&[1.0, 2.0], &[1.0, 2.0]), None);
+        assert_eq!(sure_gain(&[0.0, 1.0], &[1.0, 2.0]), None);
+    }
 }

@@ -54,6 +54,17 @@ impl AgentKind {
         }
     }
 
+    /// Who plays, as the rules see it ([`AgentKind::name`], but `bot` for the search agent):
+    /// the search agent starts from the bot's answers, so the rules give it what they give a bot
+    /// (a move's `rank`, say).
+    #[must_use]
+    pub fn seen_by_rules(&self) -> &'static str {
+        match self {
+            AgentKind::Search { .. } => "bot",
+            other => other.name(),
+        }
+    }
+
     /// The agent as the command line writes it (`replay:LOG` for a replay), which
     /// [`AgentKind::parse`] reads back: a save keeps its agents so.
     #[must_use]

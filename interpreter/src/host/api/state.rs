@@ -96,13 +96,13 @@ pub fn package() -> Module {
         "agent",
         &["game", "side"],
         &[
-            "Who plays `side`.",
-            "Returns `\"human\"`, `\"random\"`, `\"bot\"` or `\"replay\"`; `\"\"` for a side the ruleset lacks.",
+            "Who plays `side`: give a `\"bot\"` the bot's wishes (a move's `rank`) and a `\"human\"` the options' details.",
+            "Returns `\"human\"`, `\"random\"`, `\"bot\"` or `\"replay\"` (the search agent is `\"bot\"`: it starts from the bot's answers); `\"\"` for a side the ruleset lacks.",
         ],
         |g: &mut GameHandle, side: &str| -> String {
         g.0.borrow()
             .agent(side)
-            .map_or("", |a| a.name())
+            .map_or("", |a| a.seen_by_rules())
             .to_string()
     },
     );
