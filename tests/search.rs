@@ -171,9 +171,12 @@ fn the_search_agent_tries_the_bots_choice_first() {
     let bot_choice = game_of(AgentKind::Bot)
         .iter()
         .find_map(|r| match &r.entry {
-            Entry::Decision { side, kind: k, label, .. } if side == "union" && k == kind => {
-                Some(label.clone())
-            }
+            Entry::Decision {
+                side,
+                kind: k,
+                label,
+                ..
+            } if side == "union" && k == kind => Some(label.clone()),
             _ => None,
         })
         .unwrap();

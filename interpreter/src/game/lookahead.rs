@@ -213,9 +213,15 @@ mod tests {
     #[test]
     fn an_option_must_beat_the_bot_under_the_same_luck_to_be_answered() {
         // Better in every rollout: a sure gain.
-        assert_eq!(sure_gain(&[3.0, 4.0, 5.0, 6.0], &[1.0, 2.0, 3.0, 4.0]), Some(2.0));
+        assert_eq!(
+            sure_gain(&[3.0, 4.0, 5.0, 6.0], &[1.0, 2.0, 3.0, 4.0]),
+            Some(2.0)
+        );
         // A better mean from one lucky rollout is within the noise: the bot's choice stands.
-        assert_eq!(sure_gain(&[20.0, 0.0, 0.0, 0.0], &[1.0, 1.0, 1.0, 1.0]), None);
+        assert_eq!(
+            sure_gain(&[20.0, 0.0, 0.0, 0.0], &[1.0, 1.0, 1.0, 1.0]),
+            None
+        );
         // Alike in every rollout, or worse: no gain.
         assert_eq!(sure_gain(&[1.0, 2.0], &[1.0, 2.0]), None);
         assert_eq!(sure_gain(&[0.0, 1.0], &[1.0, 2.0]), None);
