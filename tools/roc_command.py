@@ -141,13 +141,16 @@ PINS = {
     "division_armstrong": {3: ("BDE", "ROC-CX-22", "a 3 'is one Brigade' (Dibrell)")},
     "division_breckinridge": {3: ("GROUP + ARTHEX", "ROC-CX-24", "a 3: Division Group + One hex of artillery")},
     "division_van_cleve": {5: ("BDE + ARTHEX", "ROC-CX-26", "6 - 1 (Thomas CIC, not XIV Corps) = 5: one Brigade + one hex of artillery")},
-    "division_brannan": {4: ("GROUP + ARTBDE", "ROC-CX-28", "a 4: Division Group and all the artillery")},
+    "division_brannan": {
+        4: ("GROUP + ARTBDE", "ROC-CX-28", "a 4: Division Group and all the artillery"),
+        3: ("GROUP + ARTHEX", "ROC-CX-17", "a 3: 'Brannan chooses Defend for all his brigades and they each fire "
+            "away': every brigade activates, a Division Group (its one hex of artillery designed, below row 4's "
+            "whole Artillery Brigade)")},
     "division_hindman": {1: ("NONE", "ROC-CX-34", "a 1: no orders")},
 }
 # Entries an example rolls without naming the result: nothing is asserted of them.
 UNNAMED = {
     "division_stewart": {6: ("ROC-CX-21", "Brown and Bate fire, Humphrey moves, each on its own: consistent with Division By Brigade")},
-    "division_brannan": {3: ("ROC-CX-17", "Brannan rolls a 3 and gives every brigade a Defend Order")},
 }
 # The 24th entry is the Rosecrans CIC card's activation roll, not a Command Table (CIC cards are
 # the cards' business): ROC-CX-28, a 6 "can pick any Division".

@@ -86,21 +86,23 @@ LA_POSITIONS = [
     ("N3120", ["ba_h_5_us"], DESIGNED, "CX-12: 3120 holds 2 to 6 SP; H, 5 US at Kelly Field (historical)"),
     ("N3420", ["pa_cruft_1", "pa_cruft_2", "pa_cruft_3"], DESIGNED,
      "CX-12: 3420 holds 8 SP or more (Grose's 3-3 pays 1 MP, '>10 SP'): Cruft's Brigade in the logworks line"),
-    ("N3421", ["jo_willich_1", "jo_willich_2", "jo_willich_3", "jo_20_oh"], DESIGNED,
-     "Willich and the 20 OH behind the logworks (CX-07: Johnson's Division Artillery bombards: 5 IN and 20 OH)"),
+    ("N3421", ["jo_willich_1", "jo_willich_2", "jo_willich_3"], DESIGNED, "Willich behind the logworks"),
     ("N3322", ["jo_dodge_1", "jo_dodge_2", "jo_dodge_3"], DESIGNED, "Dodge in Johnson's second line"),
     # ---- Palmer (CX-12) and Reynolds (CX-17, CX-21)
     ("N3520", ["pa_grose_1", "pa_grose_2", "pa_grose_3"], CX, "CX-12: Grose's Brigade in 3520"),
-    ("N3519", ["pa_hazen_1", "pa_hazen_2", "pa_hazen_3"], DESIGNED, "Hazen in Palmer's logworks"),
+    ("N3519", ["pa_hazen_1", "pa_hazen_2", "pa_hazen_3", "re_21_in"], CX,
+     "CX-17: the 21 IN fires at Bate in the woods of 3619 (its hex designed: Palmer's logworks next to Bate, as no other Union hex sees 3619 past Turchin); Hazen designed"),
     ("N3321", ["pa_f_1_oh", "pa_b_1_oh", "pa_h_4_us"], DESIGNED, "Palmer's guns behind the line (Standart's and Cockerill's batteries)"),
-    ("N3521", ["re_21_in", "pa_m_4_us"], CX, "CX-17: the 21 IN (its hex designed, as the CX-17 example file: 3521); M, 4 US designed"),
+    ("N3521", ["jo_20_oh", "pa_m_4_us"], CX,
+     "CX-07: R.W. Johnson's Division Artillery bombards with the 5 IN and the 20 OH, against enemy artillery 'in Full or Thick Woods' (3521, designed: in reach and sight of Bledsoe's battery in the Full Woods of 3919); M, 4 US designed"),
     ("N3620", ["re_turchin_1", "re_turchin_2", "re_turchin_3"], CX, "CX-21: Turchin in 3620"),
-    ("N3621", ["re_19_in"], CX, "CX-17: the 19 IN (its hex designed, as the CX-17 example file: 3621)"),
+    ("N3721", ["re_19_in"], CX, "CX-17: the 19 IN fires at Brown in the woods of 3719 (its hex designed: two hexes off with no unit between, as Turchin screens 3719 from 3621)"),
     ("N3722", ["re_e_king_1", "re_e_king_2"], CX, "CX-17: E. King's two units; their first step into 3622 costs 2 MP (start hex chosen: Poe Field 3722)"),
     # ---- Brannan (CX-27/28) and Negley's others, behind
     ("N3921", ["bn_connell_1", "bn_connell_2", "bn_connell_3"], CX,
      "CX-27/32: Bledsoe's Opportunity Fire at 3921 (a Union unit there; Connell's designed)"),
-    ("N3823", ["bn_croxton_1", "bn_croxton_2", "bn_croxton_3", "bn_croxton_4"], DESIGNED, "Croxton by Poe Field"),
+    ("N3821", ["bn_croxton_1", "bn_croxton_2", "bn_croxton_3", "bn_croxton_4"], CX,
+     "CX-17/28: Croxton fires 'wherever possible' and 'at the nearest Confederate units' (3821, designed: by Poe Field, two hexes from Brown's 3719 and Gregg's 3919)"),
     ("N3425", ["bn_van_derveer_1", "bn_van_derveer_2", "bn_van_derveer_3"], DESIGNED,
      "Van Derveer in reserve (CX-28: he moves north to Snodgrass Hill)"),
     ("N3723", ["bn_d_1_mi", "bn_c_1_oh", "bn_i_4_us"], DESIGNED, "Brannan's guns by Poe Field"),
@@ -140,7 +142,8 @@ LA_POSITIONS = [
     ("N3516", ["cl_wood_1", "cl_wood_2", "cl_wood_3", "cl_wood_4"], DESIGNED,
      "CX-30: Cleburne moves north-east to the 32xx/33xx rows (start designed: east of Kelly Field, not roc_data's 3426-3428, which is behind the Union line on the game map)"),
     ("N3515", ["cl_deshler_1", "cl_deshler_2", "cl_deshler_3"], DESIGNED, "Deshler, as Wood"),
-    ("N3416", ["cl_calvert", "cl_douglas", "cl_semple"], DESIGNED, "CX-07: Cleburne's artillery bombards the logworks (hex designed)"),
+    ("N3517", ["cl_calvert", "cl_douglas", "cl_semple"], CX,
+     "CX-07: Cleburne's artillery bombards the logworks; CX-19: Baldwin's 7-4 (3419) 'takes a shot at the stack of Rebel artillery' (3517, designed: two hexes from 3419, in its sight, and in reach of the logworks of 3319)"),
     # ---- Stewart at Poe Field (CX-17, CX-21)
     ("N3619", ["st_bate_1", "st_bate_2", "st_bate_3"], CHOSEN, "CX-21: Bate assaults Turchin in 3620 (3619, chosen)"),
     ("N3719", ["st_brown_1", "st_brown_2", "st_brown_3"], CHOSEN, "CX-21: Brown fires at Turchin (3719, chosen)"),
@@ -167,7 +170,8 @@ LA_POSITIONS = [
     # ---- Forrest, the north-east (CX-22)
     ("N2915", ["ar_dibrell_1", "ar_dibrell_2", "ar_dibrell_3", "ar_huggins"], CX,
      "CX-22: Dibrell, Mounted, enters 2816 for 2 MP (start 2915, as the CX-22 example file)"),
-    ("N2712", ["ar_jt_wheeler_1", "ar_jt_wheeler_2", "ar_jt_wheeler_3", "ar_morton"], DESIGNED, "J.T. Wheeler's brigade on the north flank"),
+    ("N2721", ["ar_jt_wheeler_1", "ar_jt_wheeler_2", "ar_jt_wheeler_3", "ar_morton"], CX,
+     "CX-05: J. Beatty's stack retreats from 2920 one hex into 2921 (due west), where H-12f would take the north-west 2821 were it not next to an enemy (H-12g): J.T. Wheeler's brigade in 2721 (designed which), on the north flank by the McDonald Farm, beside Breckinridge"),
 ]
 
 # Reinforcements (designed): Granger's Reserve Corps, Steedman's two brigades, marched south from
