@@ -606,6 +606,64 @@ fn quit_at_the_prompt_saves_in_the_current_folder() {
     assert!(err.contains("saved in muster-save.ron"), "{err}");
 }
 
+/// A person can play either side of The Rock of Chickamauga at the terminal: on scenario #10
+/// "Longstreet Attacks", answering the first option of thirty decisions and then `quit`, the game
+/// goes on from the Command Decision into the card draw (the bot playing the other side between
+/// the answers) and stops cleanly, every answer the person's and of that side.
+#[test]
+fn a_person_plays_either_side_of_longstreet_attacks() {
+    const LONGSTREET: &str = "scenarios/rock_of_chickamauga/longstreet_attacks.ron";
+    const ANSWERS: usize = 30;
+    for side in ["union", "confederate"] {
+        let dir = scratch(&format!("roc-{side}"));
+        let save = dir.join("game.ron");
+        let agent = format!("{side}=human");
+        let args = [
+            LONGSTREET,
+            "--seed",
+            "1",
+            "--agent",
+            &agent,
+            "-q",
+            "--save",
+            save.to_str().unwrap(),
+        ];
+        let (code, _, err) = play_typing(&args, &format!("{}quit\n", "1\n".repeat(ANSWERS)));
+        assert_eq!(code, Some(0), "{side}: {err}");
+        assert!(!err.contains("error"), "{side}: {err}");
+        assert!(err.contains(&format!("{side}: priority ")), "{side}: {err}");
+        // The person's answers in the save: (side, kind) of each.
+        let text = std::fs::read_to_string(&save).unwrap();
+        let answers: Vec<(&str, &str)> = text
+            .lines()
+            .filter(|l| l.contains(r#"agent: "human""#))
+            .map(|l| {
+                let field = |key: &str| {
+                    l.split(key)
+                        .nth(1)
+                        .and_then(|r| r.split('"').next())
+                        .unwrap()
+                };
+                (field(r#"side: ""#), field(r#"kind: ""#))
+            })
+            .collect();
+        assert_eq!(answers.len(), ANSWERS, "{side}: {text}");
+        assert!(
+            answers.iter().all(|(s, _)| *s == side),
+            "{side}: {answers:?}"
+        );
+        // Past the Command Decision (D): the person answered in the turn's play too.
+        let command = ["priority ", "extra bombardments", "key event"];
+        assert!(
+            answers
+                .iter()
+                .any(|(_, k)| !command.iter().any(|c| k.starts_with(c))),
+            "{side}: {answers:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn undo_at_the_prompt_takes_the_last_answer_back() {
     let dir = scratch("undo");

@@ -93,11 +93,12 @@ Map(
     open(os.path.join(ROOT, "scenarios/rock_of_chickamauga/maps/drill.ron"), "w").write(text)
 
 
-def unit(uid, name, side, kind, at, brigade, division, fresh, bw, entry=None, face=None):
+def unit(uid, name, side, kind, at, brigade, division, fresh, bw, entry=None, face=None, arrives=None):
     faces = ('"mounted": %s, "dismounted": %s' if kind == "cavalry" else '"fresh": %s, "battleworn": %s') % (fresh, bw)
     face = face or ("mounted" if kind == "cavalry" else "fresh")
     at_s = ', at: "%s"' % at if at else ""
     extra = ', "entry": "%s"' % entry if entry else ""
+    extra += ', "arrives": %d' % arrives if arrives else ""
     return (f'        (id: "{uid}", name: "{name}", side: "{side}", kind: "{kind}", face: "{face}"{at_s},\n'
             f'         props: {{"brigade": "{brigade}", "division": "{division}", {faces}{extra}}}),')
 
@@ -112,7 +113,8 @@ UNITS = [
     unit("beatty1", "S. Beatty", "union", "infantry", "0302", "S. Beatty", "VC", '[7, "", 3]', '[4, "", 2]'),
     unit("beatty2", "S. Beatty", "union", "infantry", "0202", "S. Beatty", "VC", '[4, "", 3]', '[2, "", 2]'),
     unit("vc_art", "7 IN", "union", "artillery", "0203", "Van Cleve Artillery", "VC", '[4, "S", 3]', '[2, "S", 2]'),
-    unit("dick1", "Dick", "union", "infantry", None, "Dick", "VC", '[5, "", 3]', '[3, "", 2]', entry="0105"),
+    # A Reinforcement scheduled for the first turn (I-10), waiting off the map at 0105.
+    unit("dick1", "Dick", "union", "infantry", None, "Dick", "VC", '[5, "", 3]', '[3, "", 2]', entry="0105", arrives=1),
     # Confederates: Buckner's Corps, Stewart's and Preston's divisions, and the corps artillery.
     unit("bate1", "Bate", "confederate", "infantry", "1204", "Bate", "ST", '[6, "", 4]', '[4, "", 3]'),
     unit("bate2", "Bate", "confederate", "infantry", "1205", "Bate", "ST", '[5, "", 3]', '[3, "", 2]'),

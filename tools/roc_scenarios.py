@@ -52,7 +52,7 @@ STACKING = {"union": 25, "confederate": 20}     # I-4 (published), printed SP
 # ------------------------------------------------------------------ scenario #10: the formations
 
 # The corps of #10 and the divisions each brings (CX-00's Command Display; Forrest's Armstrong,
-# CX-22; Granger's Steedman designed, see REINFORCEMENTS).
+# CX-22; Granger's Steedman designed, a Reinforcement, see LA_REINFORCEMENTS).
 LA_CORPS = {
     "Thomas": ["RE", "BN", "BA", "NG"], "McCook": ["JO", "DA"], "Crittenden": ["PA", "VC", "WO"],
     "Granger": ["SM"],
@@ -174,15 +174,19 @@ LA_POSITIONS = [
      "CX-05: J. Beatty's stack retreats from 2920 one hex into 2921 (due west), where H-12f would take the north-west 2821 were it not next to an enemy (H-12g): J.T. Wheeler's brigade in 2721 (designed which), on the north flank by the McDonald Farm, beside Breckinridge"),
 ]
 
-# Reinforcements (designed): Granger's Reserve Corps, Steedman's two brigades, marched south from
-# McAfee's Church to Horseshoe Ridge early in the afternoon: off the map, entering by the LaFayette
-# Road's north edge hex when an activation brings them; frozen until 12 noon (turn 4), so from 1 pm.
-# Granger's card is not in the 9 am pile the example draws (CX-08 to CX-34), and #10 keeps that
-# pile all day (designed; a pile entry `from` turn 5 would add it, as the Grand Battle does), so
-# Steedman comes in by a CIC card (Rosecrans, Thomas) only.
+# Reinforcements: (entry hex, counters, turn, why). Granger's Reserve Corps is not on the 9 am
+# Command Display (CX-00: sixteen divisions in seven corps) and its card is not in the 9 am pile
+# (CX-08 to CX-34), so in #10 it is not in the game at the start: it is a Reinforcement (C, I-10;
+# the scenario's own text is not in the rulebook, worked-examples 1.8 #13). Designed: who comes,
+# Steedman's two brigades (historically Dan McCook's stayed by McAfee's Church), where, the
+# LaFayette Road's north edge hex, and when, 11 am (turn 3), as in the Grand Battle: Granger
+# marched south from McAfee's Church late in the morning and Steedman reached Horseshoe Ridge early
+# in the afternoon. They are placed off the map at the start of their turn and enter when their
+# division is next activated (I-10, I-10a); Granger's card joins the pile on that turn (D-3:
+# "including those cards for any newly arriving formations", `LA_PILE`).
 LA_REINFORCEMENTS = [("N0119", ["sm_whitaker_1", "sm_whitaker_2", "sm_whitaker_3", "sm_whitaker_4", "sm_18_oh",
-                                "sm_mitchell_1", "sm_mitchell_2", "sm_mitchell_3", "sm_m_1_il"],
-                      "designed: Steedman by the LaFayette Road from the north")]
+                                "sm_mitchell_1", "sm_mitchell_2", "sm_mitchell_3", "sm_m_1_il"], 3,
+                      "designed: Steedman at 11 am by the LaFayette Road from the north")]
 
 LA_MARKERS = {
     "N3319": (["logworks"], CX, "CX-10/19: the Union Logworks in 3319"),
@@ -197,7 +201,9 @@ LA_MARKERS = {
 
 LA_PILE = ["Crittenden", "Hood", "Thomas", "McCook", "Buckner", "Forrest", "D.H. Hill", "Polk",
            "Longstreet", "Polk (20th)", "Thomas (CIC)", "Rosecrans", "Bragg",
-           "Fog of War", "Fog of War", "Friction of War", "Friction of War"]
+           "Fog of War", "Fog of War", "Friction of War", "Friction of War",
+           # D-3: the card of a newly arriving formation, from its Reinforcements' turn.
+           {"card": "Granger", "from": {"turn": LA_REINFORCEMENTS[0][2]}}]
 LA_POOL = {
     "union": ["Rally 'round the Flag!", "Casey's Tactics", "Hot Headed Rebels", "Rock of Chickamauga",
               "The Colonel is Down! (U)", "Good Ground"],
@@ -208,6 +214,14 @@ LA_KEYS = {"union": 2, "confederate": 2}
 LA_RANDOMS = {"union": 4, "confederate": 5}
 
 LA_LAST_TURN = 11          # 7 pm (designed: the last day turn before Dusk, N)
+
+
+def la_hour(turn):
+    """The hour of #10's turn `turn` (turn 1 is 9 am), as words."""
+    h = 8 + turn
+    return f"{(h - 1) % 12 + 1} {'am' if h < 12 else 'pm'}" if h != 12 else "12 noon"
+
+
 LA_FROZEN = {"LW": 2, "KE": 2}  # CX-00: Law and Kershaw frozen till 11:00 am (through the 10 am turn)
 LA_ATTACK_DELAY = {"formations": ["Hood", "BJ", "LW", "KE", "Longstreet"], "last_turn": 2}
 LA_FATEFUL = {"division": "WO", "turn": 3, "toward": "N3725"}
@@ -353,9 +367,9 @@ def longstreet_text():
     for hexid, keys, kind, why in LA_POSITIONS:
         for k in keys:
             units.append(unit_line(k, table[k], at=hexid))
-    for entry, keys, why in LA_REINFORCEMENTS:
+    for entry, keys, turn, why in LA_REINFORCEMENTS:
         for k in keys:
-            units.append(unit_line(k, table[k], entry=entry))
+            units.append(unit_line(k, table[k], entry=entry, arrives=turn))
     n_cx = sum(len(k) for _, k, kind, _ in LA_POSITIONS if kind == CX)
     n_ch = sum(len(k) for _, k, kind, _ in LA_POSITIONS if kind == CHOSEN)
     n_de = sum(len(k) for _, k, kind, _ in LA_POSITIONS if kind == DESIGNED)
@@ -364,7 +378,7 @@ def longstreet_text():
         "1863, on the game map (the North and South sheets). Breckinridge turns the Union's northern flank "
         "at dawn's end while Thomas holds the logworks round Kelly Field; at 11 am Wood's Division leaves "
         "its place at Brotherton's (The Fateful Order) as Longstreet's column (Hood: B.R. Johnson, Law, "
-        "Kershaw) comes off its delay; Granger's Reserve Corps comes from the north in the afternoon. "
+        "Kershaw) comes off its delay, and Granger's Reserve Corps marches from the north. "
         "The Comprehensive Example of Play (rulebook; worked-examples 1.3, CX-00 to CX-35) plays its "
         "9:00 am turn.")
     head += ["// Provenance:"]
@@ -392,9 +406,10 @@ def longstreet_text():
         f"turn, 7 pm (turn {LA_LAST_TURN}: the last day turn before Dusk); The Fateful Order's turn (11 am, "
         f"turn {LA_FATEFUL['turn']}, as Longstreet comes off his delay; historically about 10:45) and the hex "
         f"Wood marches toward, {LA_FATEFUL['toward']} (north, behind Brannan, toward Reynolds); Granger's "
-        "Steedman (two brigades) off the map, entering at N0119 by the LaFayette Road from the north, frozen "
-        "through 12 noon (its card is not in the example's pile, so a CIC card brings it: Rosecrans or "
-        "Thomas); Wilder's Brigade (CIC) by Widow Glenn's; the VP hexes (`vp_hexes`) and the Union holding "
+        "Reserve Corps a Reinforcement (not on CX-00's Command Display nor in the 9 am pile, so not in the "
+        f"game at 9 am; C, I-10): Steedman's two brigades at {la_hour(LA_REINFORCEMENTS[0][2])} (turn "
+        f"{LA_REINFORCEMENTS[0][2]}) at N0119, by the LaFayette Road from the north, with Granger's card in the "
+        "pile from that turn (D-3, `pile`: the 9 am pile is the example's); Wilder's Brigade (CIC) by Widow Glenn's; the VP hexes (`vp_hexes`) and the Union holding "
         "each at the start (`vp_control`); no VP Bridges (the fighting of the 20th is west of the creek); the "
         "General Casualty charts (corps and division generals present; a CIC never).",
         f"positions: {n_cx} counters where the example puts them (reconstructed, the step with each below), "
@@ -403,7 +418,7 @@ def longstreet_text():
         "Field: Baird, R.W. Johnson, Palmer, Reynolds; Brannan and Negley behind; Van Cleve in reserve; Wood "
         "at Brotherton's; Davis to the south; Breckinridge and Cleburne north and east of Kelly Field; Stewart "
         "before Poe Field; Hood's column east of Brotherton's; Hindman south; Forrest north-east), and "
-        f"{sum(len(k) for _, k, _ in LA_REINFORCEMENTS)} off the map. The example's unprefixed hexes are on "
+        f"{sum(len(k) for _, k, *_ in LA_REINFORCEMENTS)} Reinforcements. The example's unprefixed hexes are on "
         "the North sheet (N + id) but Carlin's 1221 (South: the game map's header). Not in the scenario, as "
         "CX-00's Command Display has no place for them: Sheridan (McCook has two slots), Cheatham and "
         "Preston (Polk and Buckner have one choice), Walker's corps, Pegram, Wheeler's and Mitchell's "
@@ -414,8 +429,8 @@ def longstreet_text():
     head += ["// Each placement (hex: counters, provenance):"]
     for hexid, keys, kind, why in LA_POSITIONS:
         head += comment(f"{hexid}: {', '.join(keys)}: {kind}: {why}", "//   ")
-    for entry, keys, why in LA_REINFORCEMENTS:
-        head += comment(f"off the map, entry {entry}: {', '.join(keys)}: {why}", "//   ")
+    for entry, keys, turn, why in LA_REINFORCEMENTS:
+        head += comment(f"arrives on turn {turn} ({la_hour(turn)}), entry {entry}: {', '.join(keys)}: {why}", "//   ")
     for h, (m, kind, why) in LA_MARKERS.items():
         head += comment(f"{h}: {', '.join(m)}: {kind}: {why}", "//   ")
     head += [GEN]
@@ -744,12 +759,19 @@ def outputs():
 
 def check():
     problems = check_positions(LA_POSITIONS, LA_REINFORCEMENTS, LA_CORPS, LA_WILDER)
-    pile = len(LA_PILE) + sum(LA_KEYS.values()) + sum(LA_RANDOMS.values())
+    nine = [e for e in LA_PILE if isinstance(e, str) or e.get("from", {"turn": 1}) == {"turn": 1}]
+    pile = len(nine) + sum(LA_KEYS.values()) + sum(LA_RANDOMS.values())
     if pile != 30:
         problems.append(f"the 9 am pile holds {pile} cards, the Comprehensive Example draws 30")
     for side in LA_POOL:
         if LA_KEYS[side] + LA_RANDOMS[side] > len(LA_POOL[side]):
             problems.append(f"{side}: more Key and Random Event Cards than its pool holds")
+    for entry, keys, turn, why in LA_REINFORCEMENTS:
+        g, r = roc_map.gr(roc_map.glob(entry))
+        if not (g == 1 or r == 1 or g == roc_map.ROWS or r == roc_map.COLS):
+            problems.append(f"{entry}: a Reinforcement's entry hex is not a map-edge hex")
+        if not 1 < turn <= LA_LAST_TURN:
+            problems.append(f"{entry}: arrives on turn {turn}, not within turns 2 to {LA_LAST_TURN}")
     for h in list(LA_VP) + list(LA_MARKERS) + [LA_FATEFUL["toward"]]:
         if roc_map.glob(h) not in roc_map.ON:
             problems.append(f"{h}: not on the game map")
