@@ -9,7 +9,9 @@
 //!    then the bot's next preferences where the core ranked the options (a move), else others
 //!    drawn at random.
 //! 2. The budget of N rollouts is shared among them. Rollout `k` of every option plays under the
-//!    same seed, so the options are compared under the same luck (common random numbers).
+//!    same seed, so the options are compared under the same luck (common random numbers). The
+//!    second half of an option's rollouts is played only if the first half left it ahead of the
+//!    bot's choice.
 //! 3. A rollout is a fork of the game ([`crate::world::fork`]): the turn's checkpoint played
 //!    again up to the decision, the option taken, and the rest of the turn played by the
 //!    ruleset's bot on both sides with the fork's own dice. The fork's dice come from the game's
@@ -30,7 +32,7 @@ use super::{Game, Loaded};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::world::dice::Stream;
-use crate::world::fork::{ForkPoint, Searched, Searcher};
+use crate::world::fork::{ForkPoint, Searched, Searcher, Tried};
 use crate::world::Rr;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -96,50 +98,97 @@ pub fn candidates(at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Vec<usize> 
     tried
 }
 
-/// Searches the decision `at` of a game of `scenario` (see the module's text).
+/// Searches the decision `at` of a game of `scenario` (see the module's text). The rollouts
+/// are played in two rounds: the first half of every option's, then the second half of the
+/// bot's choice and of the options still ahead of it. An option behind the bot's choice on the
+/// first half's luck is unlikely to prove a sure gain, and most decisions of a game (a move
+/// that changes nothing by the turn's end) have none ahead, so they cost half.
 fn search(scenario: &Path, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Result<Searched> {
     let tried = candidates(at, rollouts, bot);
     let each = (rollouts / tried.len()).max(1);
-    let jobs: Vec<(usize, usize)> = (0..tried.len())
-        .flat_map(|c| (0..each).map(move |k| (c, k)))
+    let half = each.div_ceil(2);
+    // scores[c][k]: the score of rollout k of the option tried c-th (the bot's choice first).
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); tried.len()];
+    let all: Vec<usize> = (0..tried.len()).collect();
+    play(scenario, at, &tried, &all, 0..half, &mut scores)?;
+    let ahead: Vec<usize> = (1..tried.len())
+        .filter(|&c| mean(&gains(&scores[c], &scores[0])) > 0.0)
         .collect();
-    let scores: Vec<f64> = pool()?.install(|| {
+    if !ahead.is_empty() && half < each {
+        let again: Vec<usize> = std::iter::once(0).chain(ahead).collect();
+        play(scenario, at, &tried, &again, half..each, &mut scores)?;
+    }
+    let mut best = 0;
+    let mut best_gain = 0.0;
+    for c in 1..tried.len() {
+        if scores[c].len() < each {
+            continue;
+        }
+        if let Some(gain) = sure_gain(&scores[c], &scores[0]).filter(|&g| g > best_gain) {
+            best = c;
+            best_gain = gain;
+        }
+    }
+    Ok(Searched {
+        index: tried[best],
+        tried: tried
+            .iter()
+            .zip(&scores)
+            .map(|(&option, own)| Tried {
+                option,
+                mean: mean(own),
+                rollouts: own.len(),
+            })
+            .collect(),
+    })
+}
+
+/// Plays the rollouts `ks` of each option tried `which[i]`-th (an index into `tried`) on every
+/// core, adding each score to that option's `scores` in rollout order.
+fn play(
+    scenario: &Path,
+    at: &ForkPoint,
+    tried: &[usize],
+    which: &[usize],
+    ks: std::ops::Range<usize>,
+    scores: &mut [Vec<f64>],
+) -> Result<()> {
+    let jobs: Vec<(usize, usize)> = which
+        .iter()
+        .flat_map(|&c| ks.clone().map(move |k| (c, k)))
+        .collect();
+    let results: Vec<f64> = pool()?.install(|| {
         jobs.par_iter()
             .map(|&(c, k)| rollout(scenario, at, tried[c], k))
             .collect::<Result<_>>()
     })?;
-    let means: Vec<(usize, f64)> = tried
-        .iter()
-        .enumerate()
-        .map(|(c, &option)| {
-            let own = &scores[c * each..(c + 1) * each];
-            (option, own.iter().sum::<f64>() / each as f64)
-        })
-        .collect();
-    let bot_scores = &scores[..each];
-    let mut best = 0;
-    let mut best_gain = 0.0;
-    for c in 1..tried.len() {
-        let gain = sure_gain(&scores[c * each..(c + 1) * each], bot_scores);
-        if gain.is_some_and(|g| g > best_gain) {
-            best = c;
-            best_gain = gain.unwrap_or(0.0);
-        }
+    for (&(c, _), score) in jobs.iter().zip(results) {
+        scores[c].push(score);
     }
-    Ok(Searched {
-        index: means[best].0,
-        tried: means,
-        each,
-    })
+    Ok(())
+}
+
+/// The mean of `values` (0 for none).
+fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// The rollout-by-rollout differences of `scores` from the bot choice's `bot`, as far as both go.
+fn gains(scores: &[f64], bot: &[f64]) -> Vec<f64> {
+    scores.iter().zip(bot).map(|(s, b)| s - b).collect()
 }
 
 /// The average gain of the rollouts `scores` over the bot choice's `bot` under the same luck
 /// (rollout by rollout), when it is above zero and above [`CONFIDENCE`] standard errors; else
 /// none.
 fn sure_gain(scores: &[f64], bot: &[f64]) -> Option<f64> {
-    let n = scores.len() as f64;
-    let gains: Vec<f64> = scores.iter().zip(bot).map(|(s, b)| s - b).collect();
-    let mean = gains.iter().sum::<f64>() / n;
+    let gains = gains(scores, bot);
+    let n = gains.len() as f64;
+    let mean = mean(&gains);
     let variance = if gains.len() > 1 {
         gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0)
     } else {

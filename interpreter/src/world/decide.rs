@@ -169,7 +169,7 @@ fn searched(
     };
     let found = searcher.pick(&at, rollouts, bot)?;
     let index = found.index;
-    if index >= n || found.tried.iter().any(|(i, _)| *i >= n) {
+    if index >= n || found.tried.iter().any(|t| t.option >= n) {
         return fail(format!(
             "the search agent chose option {} of {side}'s `{kind}`, which has {n}",
             index + 1
@@ -179,13 +179,12 @@ fn searched(
     let tried: Vec<String> = found
         .tried
         .iter()
-        .map(|(i, score)| format!("`{}` {score:.2}", labels[*i]))
+        .map(|t| format!("`{}` {:.2} ({})", labels[t.option], t.mean, t.rollouts))
         .collect();
     g.0.borrow_mut().event(
         "search",
         format!(
-            "{side}'s `{kind}` searched, {} rollouts an option: {}; chose `{}`",
-            found.each,
+            "{side}'s `{kind}` searched (mean score, rollouts): {}; chose `{}`",
             tried.join(", "),
             labels[index]
         ),

@@ -69,15 +69,24 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// What a search found: the option chosen and the mean score of each option tried.
+/// What a search found: the option chosen and how each option tried did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Searched {
     /// The option chosen.
     pub index: usize,
-    /// Each option tried, in the order tried, with the mean score of its rollouts.
-    pub tried: Vec<(usize, f64)>,
-    /// Rollouts each option tried had.
-    pub each: usize,
+    /// Each option tried, in the order tried.
+    pub tried: Vec<Tried>,
+}
+
+/// One option a search tried: its rollouts and their mean score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tried {
+    /// The option's index.
+    pub option: usize,
+    /// The mean score of its rollouts.
+    pub mean: f64,
+    /// How many rollouts it had.
+    pub rollouts: usize,
 }
 
 /// Who picks an option by looking ahead: the search agent. The world hands it the decision as
