@@ -15,7 +15,7 @@ use muster_interpreter::host::compiled::CompiledRuleset;
 use muster_interpreter::scenario::Scenario;
 use muster_interpreter::tools::simulate::{self, Spec};
 use muster_interpreter::world::agent::{AgentKind, DEFAULT_ROLLOUTS};
-use muster_interpreter::world::fork::{ForkPoint, Searched, Searcher};
+use muster_interpreter::world::fork::{ForkPoint, Searched, Searcher, Tried};
 use muster_interpreter::world::Rr;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -125,8 +125,11 @@ impl Searcher for Keep {
         self.0.borrow_mut().push((at.clone(), bot.to_vec()));
         Ok(Searched {
             index: bot[0],
-            tried: vec![(bot[0], 0.0)],
-            each: 0,
+            tried: vec![Tried {
+                option: bot[0],
+                mean: 0.0,
+                rollouts: 0,
+            }],
         })
     }
 }
