@@ -2,13 +2,25 @@
 """The Rock of Chickamauga drill: a designed corner of ground, two corps a side, a short card pile.
 
 Writes scenarios/rock_of_chickamauga/maps/drill.ron and scenarios/rock_of_chickamauga/drill.ron.
+
+    python3 tools/roc_drill.py          # writes the two files
+    python3 tools/roc_drill.py --check  # writes nothing; exits 1 (and names the file) if a written
+                                        # file is not what this writes
+
 Everything here is designed (a drill to exercise the whole turn). The drill's Command Tables
 (Crittenden, Buckner, Palmer, Van Cleve, Stewart, Preston) are the game's, written with every
 other formation's by tools/roc_command.py.
 """
 import os
+from pathlib import Path
+
+import generated
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+# The written files, relative to the working directory (the repository root names them as the
+# other generators do).
+MAP = Path(os.path.relpath(os.path.join(ROOT, "scenarios/rock_of_chickamauga/maps/drill.ron")))
+SCENARIO = Path(os.path.relpath(os.path.join(ROOT, "scenarios/rock_of_chickamauga/drill.ron")))
 COLS, ROWS = 14, 10
 TERRAIN = [
     ". . w w . . t t . . . w . .",
@@ -42,7 +54,7 @@ def elevation(c, r):
     return 1 if 6 <= c <= 8 and 2 <= r <= 8 else 0
 
 
-def write_map():
+def map_text():
     hexsides = {}
     for c in range(1, COLS + 1):
         for r in range(1, ROWS + 1):
@@ -90,7 +102,7 @@ Map(
     areas: {{"union_entry": ["0101", "0105", "0110"], "confederate_entry": ["1401", "1405", "1410"]}},
 )
 '''
-    open(os.path.join(ROOT, "scenarios/rock_of_chickamauga/maps/drill.ron"), "w").write(text)
+    return text
 
 
 def unit(uid, name, side, kind, at, brigade, division, fresh, bw, entry=None, face=None, arrives=None):
@@ -128,7 +140,7 @@ UNITS = [
 ]
 
 
-def write_scenario():
+def scenario_text():
     text = f'''// The Rock of Chickamauga drill: Crittenden's XXI Corps (Palmer, Van Cleve) against Buckner's
 // Corps (Stewart, Preston, and Buckner's Corps Artillery) over a designed ridge and creek, for seven
 // turns from 6 pm on the 19th: two day turns, Dusk, Evening, Deep Night, Dawn and 7 am. Its pile
@@ -182,9 +194,17 @@ Scenario(
     }},
 )
 '''
-    open(os.path.join(ROOT, "scenarios/rock_of_chickamauga/drill.ron"), "w").write(text)
+    return text
+
+
+def outputs():
+    return {MAP: map_text(), SCENARIO: scenario_text()}
+
+
+def check():
+    """The drill is designed throughout: no pins of its own, only the written files to compare."""
+    return []
 
 
 if __name__ == "__main__":
-    write_map()
-    write_scenario()
+    generated.main(outputs, check, "tools/roc_drill.py")
