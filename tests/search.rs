@@ -5,6 +5,7 @@
 use assert_cmd::Command;
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::world::agent::AgentKind;
+use muster_interpreter::world::fork::Budget;
 use muster_interpreter::world::log::{Entry, Record};
 use std::path::Path;
 
@@ -14,9 +15,12 @@ const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 fn searching(seed: u64, rollouts: usize) -> Game {
     let opts = GameOptions {
         seed,
-        agents: [("red".to_string(), AgentKind::Search { rollouts })]
-            .into_iter()
-            .collect(),
+        agents: [(
+            "red".to_string(),
+            AgentKind::Search(Budget { rollouts, turns: 1 }),
+        )]
+        .into_iter()
+        .collect(),
         ..GameOptions::default()
     };
     Game::from_scenario(Path::new(SKIRMISH), &opts).unwrap()
@@ -164,7 +168,10 @@ fn the_search_agent_tries_the_bots_choice_first() {
         game.play_turn().unwrap();
         game.log().records().to_vec()
     };
-    let search = searches(&game_of(AgentKind::Search { rollouts: 2 }));
+    let search = searches(&game_of(AgentKind::Search(Budget {
+        rollouts: 2,
+        turns: 1,
+    })));
     // "union's `KIND` searched, ...: `FIRST TRIED` SCORE, ...".
     let parts: Vec<&str> = search[0].split('`').collect();
     let (kind, first_tried) = (parts[1], parts[3]);

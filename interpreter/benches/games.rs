@@ -14,8 +14,8 @@ use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::host::compiled::CompiledRuleset;
 use muster_interpreter::scenario::Scenario;
 use muster_interpreter::tools::simulate::{self, Spec};
-use muster_interpreter::world::agent::{AgentKind, DEFAULT_ROLLOUTS};
-use muster_interpreter::world::fork::{ForkPoint, Searched, Searcher, Tried};
+use muster_interpreter::world::agent::AgentKind;
+use muster_interpreter::world::fork::{Budget, ForkPoint, Searched, Searcher, Tried};
 use muster_interpreter::world::Rr;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -121,7 +121,7 @@ fn throughput(c: &mut Criterion) {
 struct Keep(std::cell::RefCell<Vec<(ForkPoint, Vec<usize>)>>);
 
 impl Searcher for Keep {
-    fn pick(&self, at: &ForkPoint, _: usize, bot: &[usize]) -> Rr<Searched> {
+    fn pick(&self, at: &ForkPoint, _: Budget, bot: &[usize]) -> Rr<Searched> {
         self.0.borrow_mut().push((at.clone(), bot.to_vec()));
         Ok(Searched {
             index: bot[0],
@@ -138,9 +138,15 @@ impl Searcher for Keep {
 fn last_victory_decision(n: usize) -> (ForkPoint, Vec<usize>) {
     let opts = GameOptions {
         seed: 1,
-        agents: [("confederate".to_string(), AgentKind::Search { rollouts: 1 })]
-            .into_iter()
-            .collect(),
+        agents: [(
+            "confederate".to_string(),
+            AgentKind::Search(Budget {
+                rollouts: 1,
+                turns: 1,
+            }),
+        )]
+        .into_iter()
+        .collect(),
         ..GameOptions::default()
     };
     let mut game = Game::from_scenario(Path::new(LAST_VICTORY), &opts).expect("start");
@@ -166,7 +172,7 @@ fn search_decision(c: &mut Criterion) {
     g.bench_function("last_victory_default_budget", |b| {
         b.iter(|| {
             search
-                .pick(&at, DEFAULT_ROLLOUTS, &bot)
+                .pick(&at, Budget::default(), &bot)
                 .expect("search")
                 .index
         })

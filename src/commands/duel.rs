@@ -13,7 +13,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// The scenario file.
     pub scenario: PathBuf,
-    /// The two agents, A,B (bot, random, search, search:N): A plays each side in turn against B on
+    /// The two agents, A,B (bot, random, search, search:N, search:N:T): A plays each side in turn against B on
     /// the others.
     #[arg(long, value_name = "A,B")]
     pub agents: String,

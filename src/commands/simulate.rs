@@ -25,7 +25,7 @@ pub struct Args {
     /// Worker threads (default: every core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Who plays a side: SIDE=bot|random|search|search:N|replay:LOG. Sides not named are played by bot.
+    /// Who plays a side: SIDE=bot|random|search|search:N|search:N:T|replay:LOG. Sides not named are played by bot.
     #[arg(long = "agent", value_name = "SIDE=AGENT")]
     pub agents: Vec<String>,
     /// Switch a scenario option: NAME=VALUE.

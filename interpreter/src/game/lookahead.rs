@@ -1,4 +1,4 @@
-//! The search agent (`--agent SIDE=search:N`): at each decision it tries some of the options by
+//! The search agent (`--agent SIDE=search:N`, or `search:N:T`): at each decision it tries some of the options by
 //! playing the game forward from a fork of it, and answers the option whose rollouts ended best.
 //! It needs no code of the ruleset's beyond what every ruleset has: the bot plays the rollouts,
 //! and `victory(game)` (or an optional `evaluate(game, side)`) scores them.
@@ -13,11 +13,11 @@
 //!    second half of an option's rollouts is played only if the first half left it ahead of the
 //!    bot's choice.
 //! 3. A rollout is a fork of the game ([`crate::world::fork`]): the turn's checkpoint played
-//!    again up to the decision, the option taken, and the rest of the turn played by the
-//!    ruleset's bot on both sides with the fork's own dice. The fork's dice come from the game's
+//!    again up to the decision, the option taken, and the rest of the turn (and with `search:N:T`
+//!    T - 1 turns more) played by the ruleset's bot on both sides with the fork's own dice. The fork's dice come from the game's
 //!    seed, the decision's number and `k`, never from the game's own stream, so the agent never
 //!    knows the rolls the real game will make, and the same seed and budget give the same game.
-//! 4. At the turn's end the fork is scored for the side asked: `evaluate(game, side)` if the
+//! 4. At the rollout's end the fork is scored for the side asked: `evaluate(game, side)` if the
 //!    ruleset defines it, else the side's victory points less the best of the other sides', with
 //!    a win or loss weighing [`WIN`] more when the game ended.
 //! 5. The bot's choice is answered unless another option beat it under the same luck: its
@@ -32,7 +32,7 @@ use super::{Game, Loaded};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::world::dice::Stream;
-use crate::world::fork::{ForkPoint, Searched, Searcher, Tried};
+use crate::world::fork::{Budget, ForkPoint, Searched, Searcher, Tried};
 use crate::world::Rr;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -67,8 +67,8 @@ impl Lookahead {
 }
 
 impl Searcher for Lookahead {
-    fn pick(&self, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Rr<Searched> {
-        search(&self.scenario, at, rollouts, bot).map_err(|e| {
+    fn pick(&self, at: &ForkPoint, budget: Budget, bot: &[usize]) -> Rr<Searched> {
+        search(&self.scenario, at, budget, bot).map_err(|e| {
             format!(
                 "the search agent's rollouts of {}'s `{}` failed: {e}",
                 at.side, at.kind
@@ -103,20 +103,26 @@ pub fn candidates(at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Vec<usize> 
 /// bot's choice and of the options still ahead of it. An option behind the bot's choice on the
 /// first half's luck is unlikely to prove a sure gain, and most decisions of a game (a move
 /// that changes nothing by the turn's end) have none ahead, so they cost half.
-fn search(scenario: &Path, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Result<Searched> {
-    let tried = candidates(at, rollouts, bot);
-    let each = (rollouts / tried.len()).max(1);
+fn search(scenario: &Path, at: &ForkPoint, budget: Budget, bot: &[usize]) -> Result<Searched> {
+    let tried = candidates(at, budget.rollouts, bot);
+    let each = (budget.rollouts / tried.len()).max(1);
+    let rounds = Rounds {
+        scenario,
+        at,
+        tried: &tried,
+        turns: budget.turns,
+    };
     let half = each.div_ceil(2);
     // scores[c][k]: the score of rollout k of the option tried c-th (the bot's choice first).
     let mut scores: Vec<Vec<f64>> = vec![Vec::new(); tried.len()];
     let all: Vec<usize> = (0..tried.len()).collect();
-    play(scenario, at, &tried, &all, 0..half, &mut scores)?;
+    rounds.play(&all, 0..half, &mut scores)?;
     let ahead: Vec<usize> = (1..tried.len())
         .filter(|&c| mean(&gains(&scores[c], &scores[0])) > 0.0)
         .collect();
     if !ahead.is_empty() && half < each {
         let again: Vec<usize> = std::iter::once(0).chain(ahead).collect();
-        play(scenario, at, &tried, &again, half..each, &mut scores)?;
+        rounds.play(&again, half..each, &mut scores)?;
     }
     let mut best = 0;
     let mut best_gain = 0.0;
@@ -143,29 +149,53 @@ fn search(scenario: &Path, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Re
     })
 }
 
-/// Plays the rollouts `ks` of each option tried `which[i]`-th (an index into `tried`) on every
-/// core, adding each score to that option's `scores` in rollout order.
-fn play(
-    scenario: &Path,
-    at: &ForkPoint,
-    tried: &[usize],
-    which: &[usize],
-    ks: std::ops::Range<usize>,
-    scores: &mut [Vec<f64>],
-) -> Result<()> {
-    let jobs: Vec<(usize, usize)> = which
-        .iter()
-        .flat_map(|&c| ks.clone().map(move |k| (c, k)))
-        .collect();
-    let results: Vec<f64> = pool()?.install(|| {
-        jobs.par_iter()
-            .map(|&(c, k)| rollout(scenario, at, tried[c], k))
-            .collect::<Result<_>>()
-    })?;
-    for (&(c, _), score) in jobs.iter().zip(results) {
-        scores[c].push(score);
+/// The rollouts of one search: its decision, the options it tries and how far they look.
+struct Rounds<'a> {
+    scenario: &'a Path,
+    at: &'a ForkPoint,
+    /// The options tried, the bot's choice first.
+    tried: &'a [usize],
+    /// How many turns a rollout plays (see [`Budget::turns`]).
+    turns: usize,
+}
+
+impl Rounds<'_> {
+    /// Plays the rollouts `ks` of each option tried `which[i]`-th (an index into `tried`) on
+    /// every core, adding each score to that option's `scores` in rollout order.
+    fn play(
+        &self,
+        which: &[usize],
+        ks: std::ops::Range<usize>,
+        scores: &mut [Vec<f64>],
+    ) -> Result<()> {
+        let jobs: Vec<(usize, usize)> = which
+            .iter()
+            .flat_map(|&c| ks.clone().map(move |k| (c, k)))
+            .collect();
+        let results: Vec<f64> = pool()?.install(|| {
+            jobs.par_iter()
+                .map(|&(c, k)| self.rollout(self.tried[c], k))
+                .collect::<Result<_>>()
+        })?;
+        for (&(c, _), score) in jobs.iter().zip(results) {
+            scores[c].push(score);
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// Plays rollout `k` of `option` to the end of its turn, or of as many more turns as the
+    /// budget looks ahead less one, and scores it for the side asked.
+    fn rollout(&self, option: usize, k: usize) -> Result<f64> {
+        let loaded = Loaded::on_this_thread(self.scenario)?;
+        let mut game = Game::fork(&loaded, self.at, option, self.at.rollout_seed(k));
+        for _ in 0..self.turns {
+            if game.over() {
+                break;
+            }
+            game.play_turn()?;
+        }
+        score(&game, &self.at.side)
+    }
 }
 
 /// The mean of `values` (0 for none).
@@ -196,16 +226,6 @@ fn sure_gain(scores: &[f64], bot: &[f64]) -> Option<f64> {
     };
     let standard_error = (variance / n).sqrt();
     (mean > 0.0 && mean > CONFIDENCE * standard_error).then_some(mean)
-}
-
-/// Plays rollout `k` of `option` at `at` to the end of its turn and scores it for the side asked.
-fn rollout(scenario: &Path, at: &ForkPoint, option: usize, k: usize) -> Result<f64> {
-    let loaded = Loaded::on_this_thread(scenario)?;
-    let mut game = Game::fork(&loaded, at, option, at.rollout_seed(k));
-    if !game.over() {
-        game.play_turn()?;
-    }
-    score(&game, &at.side)
 }
 
 /// How good the game stands for `side`: the ruleset's `evaluate(game, side)` if it has one,

@@ -156,7 +156,7 @@ impl Game {
             if opts
                 .agents
                 .values()
-                .any(|a| matches!(a, AgentKind::Search { .. }))
+                .any(|a| matches!(a, AgentKind::Search(_)))
             {
                 w.set_searcher(Rc::new(lookahead::Lookahead::new(&scenario.path)));
             }

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::geom::hex::Hex;
 use crate::geom::map::Map;
 use crate::style::Style;
+use crate::world::fork::Budget;
 use crate::world::log::{Entry, LogFile};
 use crate::world::state::State;
 use std::collections::VecDeque;
@@ -27,11 +28,8 @@ pub enum AgentKind {
     /// The ruleset's `bot_choose` function.
     Bot,
     /// The search agent: tries the options by playing the game forward from a fork of it
-    /// (`game::lookahead`), with this many rollouts for each decision.
-    Search {
-        /// Rollouts per decision, shared among the options tried.
-        rollouts: usize,
-    },
+    /// (`game::lookahead`), within its budget.
+    Search(Budget),
     /// Answers recorded in a game log, in order.
     Replay {
         /// The log they were read from, as the command line named it.
@@ -49,7 +47,7 @@ impl AgentKind {
             AgentKind::Human => "human",
             AgentKind::Random => "random",
             AgentKind::Bot => "bot",
-            AgentKind::Search { .. } => "search",
+            AgentKind::Search(_) => "search",
             AgentKind::Replay { .. } => "replay",
         }
     }
@@ -60,7 +58,7 @@ impl AgentKind {
     #[must_use]
     pub fn seen_by_rules(&self) -> &'static str {
         match self {
-            AgentKind::Search { .. } => "bot",
+            AgentKind::Search(_) => "bot",
             other => other.name(),
         }
     }
@@ -71,21 +69,21 @@ impl AgentKind {
     pub fn text(&self) -> String {
         match self {
             AgentKind::Replay { log, .. } => format!("replay:{}", log.display()),
-            AgentKind::Search { rollouts } => format!("search:{rollouts}"),
+            AgentKind::Search(Budget { rollouts, turns: 1 }) => format!("search:{rollouts}"),
+            AgentKind::Search(Budget { rollouts, turns }) => format!("search:{rollouts}:{turns}"),
             other => other.name().to_string(),
         }
     }
 
-    /// Parses `human`, `random`, `bot`, `search`, `search:N` (N rollouts a decision) or
+    /// Parses `human`, `random`, `bot`, `search`, `search:N` (N rollouts a decision),
+    /// `search:N:T` (rollouts looking T turns ahead: the rest of this one and T - 1 more) or
     /// `replay:FILE` for `side`.
     pub fn parse(text: &str, side: &str) -> Result<AgentKind> {
         match text {
             "human" => Ok(AgentKind::Human),
             "random" => Ok(AgentKind::Random),
             "bot" => Ok(AgentKind::Bot),
-            "search" => Ok(AgentKind::Search {
-                rollouts: DEFAULT_ROLLOUTS,
-            }),
+            "search" => Ok(AgentKind::Search(Budget::default())),
             _ => {
                 if let Some(file) = text.strip_prefix("replay:") {
                     return Ok(AgentKind::Replay {
@@ -93,13 +91,12 @@ impl AgentKind {
                         answers: recorded_answers(Path::new(file), side)?,
                     });
                 }
-                if let Some(n) = text.strip_prefix("search:") {
-                    return match n.parse::<usize>() {
-                        Ok(rollouts) if rollouts > 0 => Ok(AgentKind::Search { rollouts }),
-                        _ => Err(Error::rules(format!(
-                            "agent `{text}`: search:N takes a number of rollouts of 1 or more, such as search:{DEFAULT_ROLLOUTS}"
-                        ))),
-                    };
+                if let Some(budget) = text.strip_prefix("search:") {
+                    return parse_budget(budget).map(AgentKind::Search).ok_or_else(|| {
+                        Error::rules(format!(
+                            "agent `{text}`: search:N takes a number of rollouts of 1 or more, and search:N:T a number of turns of 1 or more too, such as search:{DEFAULT_ROLLOUTS} or search:{DEFAULT_ROLLOUTS}:2"
+                        ))
+                    });
                 }
                 Err(Error::rules(format!(
                     "unknown agent `{text}`: use human, random, bot, search[:N] or replay:FILE"
@@ -111,6 +108,26 @@ impl AgentKind {
 
 /// The search agent's rollouts per decision when `search` names no number.
 pub const DEFAULT_ROLLOUTS: usize = 8;
+
+impl Default for Budget {
+    /// `search`: [`DEFAULT_ROLLOUTS`] rollouts a decision, each to the end of the turn.
+    fn default() -> Budget {
+        Budget {
+            rollouts: DEFAULT_ROLLOUTS,
+            turns: 1,
+        }
+    }
+}
+
+/// The budget of `search:N` or `search:N:T` (the text after `search:`), if both numbers are 1
+/// or more.
+fn parse_budget(text: &str) -> Option<Budget> {
+    let (rollouts, turns) = match text.split_once(':') {
+        Some((n, t)) => (n.parse().ok()?, t.parse().ok()?),
+        None => (text.parse().ok()?, 1),
+    };
+    (rollouts > 0 && turns > 0).then_some(Budget { rollouts, turns })
+}
 
 /// The answers a side gave in a JSON-lines game log (its header line, if any, passed over).
 pub fn recorded_answers(path: &Path, side: &str) -> Result<VecDeque<usize>> {
@@ -421,17 +438,29 @@ mod tests {
 
     #[test]
     fn an_agent_reads_back_from_its_text() {
-        let search = AgentKind::Search { rollouts: 40 };
-        for a in [AgentKind::Human, AgentKind::Random, AgentKind::Bot, search] {
+        let search = |rollouts, turns| AgentKind::Search(Budget { rollouts, turns });
+        for a in [
+            AgentKind::Human,
+            AgentKind::Random,
+            AgentKind::Bot,
+            search(40, 1),
+            search(16, 3),
+        ] {
             assert_eq!(AgentKind::parse(&a.text(), "red").unwrap(), a);
         }
+        assert_eq!(search(40, 1).text(), "search:40");
         assert_eq!(
             AgentKind::parse("search", "red").unwrap(),
-            AgentKind::Search {
-                rollouts: DEFAULT_ROLLOUTS
-            }
+            search(DEFAULT_ROLLOUTS, 1)
         );
-        for bad in ["search:0", "search:", "search:many"] {
+        for bad in [
+            "search:0",
+            "search:",
+            "search:many",
+            "search:8:0",
+            "search:8:",
+            "search:8:2:1",
+        ] {
             let e = AgentKind::parse(bad, "red").unwrap_err().to_string();
             assert!(e.contains("search:N"), "{bad}: {e}");
         }

@@ -112,7 +112,7 @@ pub fn pick_index(
             Ok((ask_person(w, side, kind, &shown)?, "human"))
         }
         Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),
-        Some(AgentKind::Search { .. }) => Ok((usize::MAX, "search")),
+        Some(AgentKind::Search(_)) => Ok((usize::MAX, "search")),
     }
 }
 
@@ -157,17 +157,17 @@ fn searched(
     bot: &[usize],
     labels: &dyn Fn() -> Vec<String>,
 ) -> Rr<usize> {
-    let (searcher, at, rollouts) = {
+    let (searcher, at, budget) = {
         let w = g.0.borrow();
-        let Some(&AgentKind::Search { rollouts }) = w.agents.get(side) else {
+        let Some(&AgentKind::Search(budget)) = w.agents.get(side) else {
             return Ok(bot[0]);
         };
         match (w.searcher.clone(), w.fork_point(side, kind, n)) {
-            (Some(searcher), Some(at)) => (searcher, at, rollouts),
+            (Some(searcher), Some(at)) => (searcher, at, budget),
             _ => return Ok(bot[0]),
         }
     };
-    let found = searcher.pick(&at, rollouts, bot)?;
+    let found = searcher.pick(&at, budget, bot)?;
     let index = found.index;
     if index >= n || found.tried.iter().any(|t| t.option >= n) {
         return fail(format!(

@@ -89,12 +89,21 @@ pub struct Tried {
     pub rollouts: usize,
 }
 
+/// How much a search may look ahead at each decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Rollouts a decision, shared among the options tried.
+    pub rollouts: usize,
+    /// How far each rollout plays: to the end of this turn (1), or of as many turns more less one.
+    pub turns: usize,
+}
+
 /// Who picks an option by looking ahead: the search agent. The world hands it the decision as
 /// a [`ForkPoint`], its budget and the ruleset's bot's preferences, and it answers an option.
 pub trait Searcher {
-    /// Picks an option of the decision `at` with `rollouts` rollouts; `bot` holds the options
-    /// the ruleset's bot prefers, best first (its choice alone, unless the core ranked them).
-    fn pick(&self, at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Rr<Searched>;
+    /// Picks an option of the decision `at` within `budget`; `bot` holds the options the
+    /// ruleset's bot prefers, best first (its choice alone, unless the core ranked them).
+    fn pick(&self, at: &ForkPoint, budget: Budget, bot: &[usize]) -> Rr<Searched>;
 }
 
 impl World {
