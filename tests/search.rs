@@ -5,7 +5,7 @@
 use assert_cmd::Command;
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::world::agent::AgentKind;
-use muster_interpreter::world::fork::Budget;
+use muster_interpreter::world::agent::Budget;
 use muster_interpreter::world::log::{Entry, Record};
 use std::path::Path;
 

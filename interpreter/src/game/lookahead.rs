@@ -31,8 +31,9 @@
 use super::{Game, Loaded};
 use crate::error::{Error, Result};
 use crate::value::Value;
+use crate::world::agent::Budget;
 use crate::world::dice::Stream;
-use crate::world::fork::{Budget, ForkPoint, Searched, Searcher, Tried};
+use crate::world::fork::{ForkPoint, Searched, Searcher, Tried};
 use crate::world::Rr;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,6 @@ use crate::error::{Error, Result};
 use crate::geom::hex::Hex;
 use crate::geom::map::Map;
 use crate::style::Style;
-use crate::world::fork::Budget;
 use crate::world::log::{Entry, LogFile};
 use crate::world::state::State;
 use std::collections::VecDeque;
@@ -108,6 +107,15 @@ impl AgentKind {
 
 /// The search agent's rollouts per decision when `search` names no number.
 pub const DEFAULT_ROLLOUTS: usize = 8;
+
+/// How much a search may look ahead at each decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Rollouts a decision, shared among the options tried.
+    pub rollouts: usize,
+    /// How far each rollout plays: to the end of this turn (1), or of as many turns more less one.
+    pub turns: usize,
+}
 
 impl Default for Budget {
     /// `search`: [`DEFAULT_ROLLOUTS`] rollouts a decision, each to the end of the turn.

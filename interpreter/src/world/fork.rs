@@ -8,6 +8,7 @@
 //! ([`ForkPoint::rollout_seed`]): nothing the real game has still to roll reaches a fork, so an
 //! agent that looks ahead cannot know the real game's future.
 
+use super::agent::Budget;
 use super::dice::{Dice, Stream, StreamState};
 use super::state::State;
 use super::{Rr, World};
@@ -87,15 +88,6 @@ pub struct Tried {
     pub mean: f64,
     /// How many rollouts it had.
     pub rollouts: usize,
-}
-
-/// How much a search may look ahead at each decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Rollouts a decision, shared among the options tried.
-    pub rollouts: usize,
-    /// How far each rollout plays: to the end of this turn (1), or of as many turns more less one.
-    pub turns: usize,
 }
 
 /// Who picks an option by looking ahead: the search agent. The world hands it the decision as
