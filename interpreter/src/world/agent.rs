@@ -113,7 +113,7 @@ pub const DEFAULT_ROLLOUTS: usize = 8;
 pub struct Budget {
     /// Rollouts a decision, shared among the options tried.
     pub rollouts: usize,
-    /// How far each rollout plays: to the end of this turn (1), or of as many turns more less one.
+    /// How far each rollout plays, in turns: 1 plays to the end of this turn, T plays T - 1 more.
     pub turns: usize,
 }
 
