@@ -198,6 +198,26 @@ fn a_bots_move_wish_decides_alike_as_a_map_a_move_rank_or_a_function() {
 }
 
 #[test]
+fn an_option_labeller_is_called_only_for_the_text_that_is_needed() {
+    let agents = |kind: AgentKind| GameOptions {
+        agents: [("red".to_string(), kind)].into_iter().collect(),
+        ..opts(1)
+    };
+    let scenario = Path::new("tests/fixtures/scenarios/ranked.ron");
+    // The bot (the fixture's takes option 1) needs no label; the log needs the chosen one's.
+    let g = Game::from_scenario(scenario, &agents(AgentKind::Bot)).unwrap();
+    let got = g.call("lazily_labelled", vec!["red".into()]).unwrap();
+    assert_eq!(got.to_string(), r#"["0202", 1]"#);
+    assert!(g.log().to_jsonl().contains(r#""label":"go to 0202""#));
+    // A person reads every option, and the log the chosen one (the last).
+    let mut g = Game::from_scenario(scenario, &agents(AgentKind::Human)).unwrap();
+    g.set_terminal(Box::new(LastOption(0)));
+    let got = g.call("lazily_labelled", vec!["red".into()]).unwrap();
+    assert_eq!(got.to_string(), r#"["0303", 4]"#);
+    assert!(g.log().to_jsonl().contains(r#""label":"go to 0303""#));
+}
+
+#[test]
 fn script_errors_name_file_line_and_call_chain() {
     // Column 5 is where the failing call `game.set_strength("ghost", 3)` starts (core calls
     // are compiled as `set_strength(game, ...)`, see `desugar.rs`).

@@ -15,17 +15,31 @@ use super::log::Entry;
 use super::save::{resume_hint, Answered};
 use super::{fail, GameHandle, Offer, Rr, World};
 use crate::geom::hex::Hex;
-use rhai::{Array, Dynamic, Map as RMap, NativeCallContext, INT};
+use rhai::{Array, Dynamic, FnPtr, Map as RMap, NativeCallContext, INT};
 
-/// The text of an option: its `label` if it is a map with one.
-#[must_use]
-pub fn option_label(d: &Dynamic) -> String {
-    if let Some(m) = d.read_lock::<RMap>() {
-        if let Some(l) = m.get("label") {
-            return l.to_string();
-        }
-    }
-    d.to_string()
+/// The text of an option: its `label` if it is a map with one. A `label` that is a function
+/// pointer is the ruleset's labeller, called as `labeller(game, option)` only when the text is
+/// needed (a person, the log, a forced answer): a decision among many options (every
+/// destination of a move, every fire a stack may make) does not write out a label for each
+/// when a bot answers it.
+pub fn option_label(ctx: &NativeCallContext, g: &GameHandle, d: &Dynamic) -> Rr<String> {
+    let labeller = match d.read_lock::<RMap>() {
+        Some(m) => match m.get("label") {
+            Some(l) => match l.read_lock::<FnPtr>() {
+                Some(f) => f.clone(),
+                None => return Ok(l.to_string()),
+            },
+            None => return Ok(d.to_string()),
+        },
+        None => return Ok(d.to_string()),
+    };
+    let text: Dynamic = labeller.call_within_context(ctx, (g.clone(), d.clone()))?;
+    Ok(text.to_string())
+}
+
+/// The labels of `options`, in order ([`option_label`]).
+fn labels_of(ctx: &NativeCallContext, g: &GameHandle, options: &[Dynamic]) -> Rr<Vec<String>> {
+    options.iter().map(|o| option_label(ctx, g, o)).collect()
 }
 
 /// What a person is shown of a decision beyond the labels: each option with its detail and
@@ -40,21 +54,28 @@ pub struct Shown {
 
 /// Which agent answers a decision among `n` options, and, unless it is the
 /// bot, which option it picks. `labels` builds the options' labels and is
-/// called only when a person or a forced answer needs them; `shown` builds what a person
-/// sees and is called only when a person is asked.
+/// called only when a person, an example or a forced answer needs them; `shown` builds what a
+/// person sees from the world and the labels, and is called only when a person is asked.
 pub fn pick_index(
     g: &GameHandle,
     side: &str,
     kind: &str,
     n: usize,
-    labels: &dyn Fn() -> Vec<String>,
-    shown: &dyn Fn(&World) -> Shown,
+    labels: &dyn Fn() -> Rr<Vec<String>>,
+    shown: &dyn Fn(&World, Vec<String>) -> Shown,
 ) -> Rr<(usize, &'static str)> {
     if n == 0 {
         return fail(format!(
             "{side} was asked to choose `{kind}` from no options"
         ));
     }
+    // The labels are made before the world is borrowed: a ruleset's labeller reads the game.
+    let labels = if needs_labels(&g.0.borrow(), side, n) {
+        Some(labels()?)
+    } else {
+        None
+    };
+    let labels = || labels.clone().unwrap_or_default();
     let mut w = g.0.borrow_mut();
     if let Some(stop) = w.stop {
         // Stopped at the terminal: nothing more is decided, so the scripts unwind to the loop.
@@ -108,11 +129,28 @@ pub fn pick_index(
             )),
         },
         Some(AgentKind::Human) => {
-            let shown = shown(w);
+            let shown = shown(w, labels());
             Ok((ask_person(w, side, kind, &shown)?, "human"))
         }
         Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),
         Some(AgentKind::Search(_)) => Ok((usize::MAX, "search")),
+    }
+}
+
+/// Whether [`pick_index`] may need the labels of `side`'s decision among `n` options: an
+/// example records every decision's options, a forced answer may name its option or, when none
+/// is left, the error lists them, and a person reads them.
+fn needs_labels(w: &World, side: &str, n: usize) -> bool {
+    if w.offers.is_some() {
+        return true;
+    }
+    if n < 2 || w.stop.is_some() {
+        return false;
+    }
+    match w.forced.front() {
+        Some(super::agent::Answer::Index(i)) => *i >= n,
+        Some(super::agent::Answer::Label(_)) => true,
+        None => w.only_forced || matches!(w.agents.get(side), Some(AgentKind::Human)),
     }
 }
 
@@ -126,7 +164,7 @@ fn worked_out(
     n: usize,
     (index, agent): (usize, &str),
     bot: &dyn Fn() -> Rr<Vec<usize>>,
-    labels: &dyn Fn() -> Vec<String>,
+    labels: &dyn Fn() -> Rr<Vec<String>>,
 ) -> Rr<usize> {
     match agent {
         // `usize::MAX`: to be worked out now (a search answer being replayed is given).
@@ -155,7 +193,7 @@ fn searched(
     kind: &str,
     n: usize,
     bot: &[usize],
-    labels: &dyn Fn() -> Vec<String>,
+    labels: &dyn Fn() -> Rr<Vec<String>>,
 ) -> Rr<usize> {
     let (searcher, at, budget) = {
         let w = g.0.borrow();
@@ -175,7 +213,7 @@ fn searched(
             index + 1
         ));
     }
-    let labels = labels();
+    let labels = labels()?;
     let tried: Vec<String> = found
         .tried
         .iter()
@@ -412,29 +450,29 @@ pub fn choose(
     kind: &str,
     options: Array,
 ) -> Rr<Dynamic> {
-    let labels = || options.iter().map(option_label).collect::<Vec<_>>();
-    let shown = |w: &World| shown_options(w, &options);
+    let labels = || labels_of(ctx, g, &options);
+    let shown = |w: &World, labels: Vec<String>| shown_options(w, &options, labels);
     let picked = pick_index(g, side, kind, options.len(), &labels, &shown)?;
     let bot = || ask_bot(ctx, g, side, kind, &options).map(|i| vec![i]);
     let index = worked_out(g, side, kind, options.len(), picked, &bot, &labels)?;
     let agent = picked.1;
-    log_decision(g, side, kind, index, option_label(&options[index]), agent)?;
+    let label = option_label(ctx, g, &options[index])?;
+    log_decision(g, side, kind, index, label, agent)?;
     Ok(options[index].clone())
 }
 
-/// What a person sees of a script's options: each option's `label`, its `detail` (a text
-/// shown only at the prompt) and its hex (the option's `hex`, else a label that is a hex id);
-/// the decision's focus is the first option's `focus` hex.
+/// What a person sees of a script's options: each option's label (`labels`, in order), its
+/// `detail` (a text shown only at the prompt) and its hex (the option's `hex`, else a label that
+/// is a hex id); the decision's focus is the first option's `focus` hex.
 #[must_use]
-pub fn shown_options(w: &World, options: &Array) -> Shown {
+pub fn shown_options(w: &World, options: &Array, labels: Vec<String>) -> Shown {
     let map = w.map();
     let hex_of = |d: Option<&Dynamic>| {
         d.and_then(|v| v.clone().into_immutable_string().ok())
             .and_then(|id| map.parse(&id).ok())
     };
     let mut shown = Shown::default();
-    for o in options {
-        let label = option_label(o);
+    for (o, label) in options.iter().zip(labels) {
         let mut choice = Choice::plain(label);
         if let Some(m) = o.read_lock::<RMap>() {
             choice.detail = m.get("detail").map(ToString::to_string).unwrap_or_default();
@@ -485,9 +523,9 @@ pub fn choose_among(
     n: usize,
     option: &dyn Fn(usize) -> Dynamic,
     ranked: Option<&dyn Fn() -> Rr<Vec<usize>>>,
-    shown: &dyn Fn(&World) -> Shown,
+    shown: &dyn Fn(&World, Vec<String>) -> Shown,
 ) -> Rr<(usize, Dynamic)> {
-    let labels = || (0..n).map(|i| option_label(&option(i))).collect::<Vec<_>>();
+    let labels = || (0..n).map(|i| option_label(ctx, g, &option(i))).collect();
     let picked = pick_index(g, side, kind, n, &labels, shown)?;
     let bot = || match ranked {
         Some(order) => order(),
@@ -496,6 +534,7 @@ pub fn choose_among(
     let index = worked_out(g, side, kind, n, picked, &bot, &labels)?;
     let agent = picked.1;
     let chosen = option(index);
-    log_decision(g, side, kind, index, option_label(&chosen), agent)?;
+    let label = option_label(ctx, g, &chosen)?;
+    log_decision(g, side, kind, index, label, agent)?;
     Ok((index, chosen))
 }

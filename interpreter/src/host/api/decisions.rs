@@ -46,6 +46,7 @@ pub fn package() -> Module {
         &["game", "side", "kind", "options"],
         &[
             "Asks `side` to choose one of `options` (any values; a map's `label` is what a person sees and the log keeps) as a decision of `kind`, and logs the answer.",
+            "A `label` may be a function pointer, `Fn(\"name\")`, called as `name(game, option)` only when the text is needed (a person, the log, an example): many options need no text when a bot answers.",
             "For a person only (never logged): a map's `detail` (text) is shown beside its label, its `hex` (else a label that is a hex id) is numbered in the picture of the board, and the first `focus` hex is the hex the decision is about, marked `@` and in the middle of the picture.",
             "A forced answer (examples) comes first; one option is taken without asking; the `bot` agent calls the ruleset's `fn bot_choose(game, side, kind, options)`, which returns an index or one of the options.",
             "Returns the chosen option; no options, or a side the ruleset lacks, is an error.",
@@ -265,7 +266,7 @@ fn choose_move(
     let ranked = rank.map(|r| move || order(r));
     let ranked = ranked.as_ref().map(|f| f as &dyn Fn() -> Rr<Vec<usize>>);
     // What a person is shown: each destination's way there and the other sides' units next to it.
-    let shown = |w: &World| {
+    let shown = |w: &World, labels: Vec<String>| {
         let map = w.map();
         let near = moves::Neighbours::of(w.state(), side);
         let mut choices: Vec<Choice> = dests
@@ -281,7 +282,8 @@ fn choose_move(
                 }
             })
             .collect();
-        choices.extend(shown_options(w, &extras).choices);
+        let extra_labels = labels.into_iter().skip(dests.len()).collect();
+        choices.extend(shown_options(w, &extras, extra_labels).choices);
         Shown {
             choices,
             focus: Some(start),

@@ -328,6 +328,17 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "nearest_option",
+        &["game", "options", "goals"],
+        &[
+            "Of `options` (maps, as for `choose`), the first whose `hex` is nearest to one of `goals` (a bot's move toward its goals).",
+            "Options without a hex of the map (no `hex`, `()`, or a word such as `\"off\"`) are passed over.",
+            "Returns the option's index, `()` when no option has a hex or `goals` is empty.",
+        ],
+        nearest_option,
+    );
+    reg!(
+        m,
         "line",
         &["game", "from", "to"],
         &[
@@ -515,6 +526,28 @@ fn distances(g: &mut GameHandle, hexes: Dynamic, goals: Dynamic) -> Rr<Array> {
         .into_iter()
         .map(|h| nearest(h, &goals))
         .collect())
+}
+
+/// Backs the script function `nearest_option`, registered and documented in [`package`].
+fn nearest_option(g: &mut GameHandle, options: Array, goals: Dynamic) -> Rr<Dynamic> {
+    let w = g.0.borrow();
+    let goals = hex_list(&w, &goals, "`goals`")?;
+    let hex_of = |o: &Dynamic| {
+        let m = o.read_lock::<rhai::Map>()?;
+        let id = m.get("hex")?.clone().into_immutable_string().ok()?;
+        w.hex(&id).ok()
+    };
+    let mut best: Option<(u32, usize)> = None;
+    for (i, o) in options.iter().enumerate() {
+        let Some(h) = hex_of(o) else { continue };
+        let Some(d) = goals.iter().map(|x| h.distance(*x)).min() else {
+            continue;
+        };
+        if best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, i));
+        }
+    }
+    Ok(best.map_or(Dynamic::UNIT, |(_, i)| Dynamic::from_int(i as INT)))
 }
 
 /// Backs the script function `adjacent_across`, registered and documented in [`package`].

@@ -75,6 +75,23 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "as_keys",
+        &["keys", "value"],
+        &[
+            "Called on an array of strings (`hexes.as_keys(2.0)`): a map with each of them as a key, every one set to `value` (a cost for each of a list of hexes, say).",
+            "Returns the map; an entry that is not a string is an error.",
+        ],
+        |keys: &mut Array, value: Dynamic| -> Rr<RMap> {
+            keys.iter()
+                .map(|k| match k.clone().into_immutable_string() {
+                    Ok(s) => Ok((s.as_str().into(), value.clone())),
+                    Err(t) => fail(format!("`as_keys` takes an array of strings, not one holding {t}")),
+                })
+                .collect()
+        },
+    );
+    reg!(
+        m,
         "minimal_sets",
         &["values", "needed"],
         &[
