@@ -70,12 +70,12 @@ pub fn pick_index(
         ));
     }
     // The labels are made before the world is borrowed: a ruleset's labeller reads the game.
+    // Empty when no one will read them.
     let labels = if needs_labels(&g.0.borrow(), side, n) {
-        Some(labels()?)
+        labels()?
     } else {
-        None
+        Vec::new()
     };
-    let labels = || labels.clone().unwrap_or_default();
     let mut w = g.0.borrow_mut();
     if let Some(stop) = w.stop {
         // Stopped at the terminal: nothing more is decided, so the scripts unwind to the loop.
@@ -88,7 +88,7 @@ pub fn pick_index(
         offers.push(Offer {
             side: side.to_string(),
             kind: kind.to_string(),
-            labels: labels(),
+            labels: labels.clone(),
         });
     }
     if n == 1 {
@@ -99,7 +99,7 @@ pub fn pick_index(
         let index = match ans {
             // An index in range needs no labels (a fork replays its answers so).
             super::agent::Answer::Index(i) if i < n => i,
-            ans => ans.pick(&labels()).map_err(|e| e.to_string())?,
+            ans => ans.pick(&labels).map_err(|e| e.to_string())?,
         };
         if w.forced.is_empty() {
             w.after_forced();
@@ -109,7 +109,7 @@ pub fn pick_index(
     if w.only_forced {
         return fail(format!(
             "{side}'s `{kind}` decision has no forced answer left; its options: {}",
-            labels().join(" | ")
+            labels.join(" | ")
         ));
     }
     let saved = w.progress.lock().pending().map(|(i, a)| (i, a.clone()));
@@ -129,7 +129,7 @@ pub fn pick_index(
             )),
         },
         Some(AgentKind::Human) => {
-            let shown = shown(w, labels());
+            let shown = shown(w, labels);
             Ok((ask_person(w, side, kind, &shown)?, "human"))
         }
         Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),

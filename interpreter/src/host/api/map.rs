@@ -509,13 +509,14 @@ fn targets_in_sight(
     Ok(out)
 }
 
+/// The distance from `h` to the nearest of `hexes`, `None` when there are none.
+fn nearest_distance(h: Hex, hexes: &[Hex]) -> Option<u32> {
+    hexes.iter().map(|x| h.distance(*x)).min()
+}
+
 /// The distance from `h` to the nearest of `hexes`, `()` when there are none.
 fn nearest(h: Hex, hexes: &[Hex]) -> Dynamic {
-    hexes
-        .iter()
-        .map(|x| INT::from(h.distance(*x)))
-        .min()
-        .map_or(Dynamic::UNIT, Dynamic::from_int)
+    nearest_distance(h, hexes).map_or(Dynamic::UNIT, |d| Dynamic::from_int(INT::from(d)))
 }
 
 /// Backs the script function `distances`, registered and documented in [`package`].
@@ -540,7 +541,7 @@ fn nearest_option(g: &mut GameHandle, options: Array, goals: Dynamic) -> Rr<Dyna
     let mut best: Option<(u32, usize)> = None;
     for (i, o) in options.iter().enumerate() {
         let Some(h) = hex_of(o) else { continue };
-        let Some(d) = goals.iter().map(|x| h.distance(*x)).min() else {
+        let Some(d) = nearest_distance(h, &goals) else {
             continue;
         };
         if best.is_none_or(|(b, _)| d < b) {
