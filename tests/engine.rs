@@ -6,6 +6,10 @@ use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::world::agent::{AgentKind, Prompt, Reply, Terminal};
 use std::path::{Path, PathBuf};
 
+// The command's allocator, which counts the bytes the memory limit reads.
+#[global_allocator]
+static ALLOCATOR: muster_interpreter::alloc::Mimalloc = muster_interpreter::alloc::Mimalloc;
+
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 
 fn opts(seed: u64) -> GameOptions {
@@ -238,6 +242,16 @@ fn a_runaway_script_is_stopped() {
 }
 
 #[test]
+fn a_script_that_hoards_memory_is_stopped() {
+    let err = fixture_error("hoarder");
+    assert!(
+        err.starts_with("tests/fixtures/rulesets/hoarder/main.rhai:"),
+        "{err}"
+    );
+    assert!(err.contains("more memory than `limits.memory`"), "{err}");
+}
+
+#[test]
 fn a_closure_that_captures_is_explained() {
     let err = fixture_error("capture");
     assert!(
@@ -376,18 +390,18 @@ fn values_that_would_crash_or_hang_the_engine_are_refused_at_load_with_their_pla
         ),
         (
             "no_operations_limit",
-            "    limits: (operations: 0, call_depth: 48, string_size: 1000, array_size: 1000, map_size: 1000),",
+            "    limits: (operations: 0, call_depth: 48, memory: 1000),",
             "limit `operations` is 0; a ruleset may set it from 1 to",
         ),
         (
             "deep_calls",
-            "    limits: (operations: 1000, call_depth: 100000000, string_size: 1000, array_size: 1000, map_size: 1000),",
+            "    limits: (operations: 1000, call_depth: 100000000, memory: 1000),",
             "limit `call_depth` is 100000000",
         ),
         (
-            "no_string_limit",
-            "    limits: (operations: 1000, call_depth: 48, string_size: 0, array_size: 1000, map_size: 1000),",
-            "limit `string_size` is 0",
+            "no_memory",
+            "    limits: (operations: 1000, call_depth: 48, memory: 0),",
+            "limit `memory` is 0",
         ),
     ];
     for (name, extra, want) in cases {

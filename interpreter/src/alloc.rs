@@ -10,6 +10,12 @@
 //! 16, and a page's first block is 16-aligned), so a request whose alignment is at most 16 and
 //! divides its size takes the plain path. Others (over-aligned types, raw layouts) keep the
 //! aligned one. This cut a Last Victory game's instructions by about 2 % (`docs/performance.md`).
+//!
+//! It also counts the bytes its large blocks hold ([`live_bytes`]): the engine stops a script that
+//! takes the process past the ruleset's `limits.memory` (see `host::engine::watch`). Only blocks
+//! above [`COUNTED_FROM`] bytes are counted: a value that grows without end (a doubling string or
+//! list) lives in one large buffer, while counting the millions of small blocks of a game would
+//! cost an atomic add and subtract each.
 
 // The one module that may use `unsafe`: an allocator is unsafe by definition. Every block is
 // mimalloc's own; this only chooses which of its entry points to ask.
@@ -18,6 +24,37 @@
 use libmimalloc_sys as mi;
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Blocks of more bytes than this are counted in [`live_bytes`] (mimalloc's small blocks end here).
+pub const COUNTED_FROM: usize = 1024;
+
+/// Bytes in the large blocks this allocator has handed out and not yet been given back.
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// The bytes held in large blocks of [`Mimalloc`] (above [`COUNTED_FROM`] bytes each), all
+/// threads together: 0 in a program whose global allocator is another one.
+#[must_use]
+pub fn live_bytes() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// Counts a block of `size` bytes handed out, if it is large and not null; passes it on.
+#[inline]
+fn counted(block: *mut u8, size: usize) -> *mut u8 {
+    if size > COUNTED_FROM && !block.is_null() {
+        LIVE.fetch_add(size, Ordering::Relaxed);
+    }
+    block
+}
+
+/// Counts a block of `size` bytes given back, if it is large.
+#[inline]
+fn uncounted(size: usize) {
+    if size > COUNTED_FROM {
+        LIVE.fetch_sub(size, Ordering::Relaxed);
+    }
+}
 
 /// The largest alignment a plain mimalloc block has when its size is a multiple of it
 /// (`MI_MAX_ALIGN_SIZE`).
@@ -37,34 +74,42 @@ fn plain_is_aligned(size: usize, align: usize) -> bool {
 unsafe impl GlobalAlloc for Mimalloc {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if plain_is_aligned(layout.size(), layout.align()) {
-            mi::mi_malloc(layout.size()).cast()
+        let block = if plain_is_aligned(layout.size(), layout.align()) {
+            mi::mi_malloc(layout.size())
         } else {
-            mi::mi_malloc_aligned(layout.size(), layout.align()).cast()
-        }
+            mi::mi_malloc_aligned(layout.size(), layout.align())
+        };
+        counted(block.cast(), layout.size())
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if plain_is_aligned(layout.size(), layout.align()) {
-            mi::mi_zalloc(layout.size()).cast()
+        let block = if plain_is_aligned(layout.size(), layout.align()) {
+            mi::mi_zalloc(layout.size())
         } else {
-            mi::mi_zalloc_aligned(layout.size(), layout.align()).cast()
-        }
+            mi::mi_zalloc_aligned(layout.size(), layout.align())
+        };
+        counted(block.cast(), layout.size())
     }
 
     #[inline]
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        uncounted(layout.size());
         mi::mi_free(ptr.cast::<c_void>());
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if plain_is_aligned(new_size, layout.align()) {
-            mi::mi_realloc(ptr.cast::<c_void>(), new_size).cast()
+        let block = if plain_is_aligned(new_size, layout.align()) {
+            mi::mi_realloc(ptr.cast::<c_void>(), new_size)
         } else {
-            mi::mi_realloc_aligned(ptr.cast::<c_void>(), new_size, layout.align()).cast()
+            mi::mi_realloc_aligned(ptr.cast::<c_void>(), new_size, layout.align())
+        };
+        // A failed realloc leaves the old block as it was.
+        if !block.is_null() {
+            uncounted(layout.size());
         }
+        counted(block.cast(), new_size)
     }
 }
 
@@ -99,6 +144,34 @@ mod tests {
                     a.dealloc(z, layout);
                 }
             }
+        }
+    }
+
+    /// A large block is counted while it is held, through growth, and not after; a small one
+    /// is not counted. (Other tests here allocate at most a few hundred KiB at once.)
+    #[test]
+    fn large_blocks_are_counted_while_held() {
+        const MIB: usize = 1 << 20;
+        let near = |got: usize, want: usize| got.abs_diff(want) < MIB;
+        let a = Mimalloc;
+        let before = live_bytes();
+        let big = Layout::from_size_align(64 * MIB, 8).expect("layout");
+        // SAFETY: each block is freed with the layout it has when it is freed.
+        unsafe {
+            let p = a.alloc(big);
+            assert!(!p.is_null());
+            assert!(near(live_bytes(), before + 64 * MIB), "held");
+            let p = a.realloc(p, big, 96 * MIB);
+            assert!(!p.is_null());
+            assert!(near(live_bytes(), before + 96 * MIB), "grown");
+            a.dealloc(p, Layout::from_size_align(96 * MIB, 8).expect("layout"));
+            let small = Layout::from_size_align(COUNTED_FROM, 8).expect("layout");
+            let q = a.alloc(small);
+            assert!(
+                near(live_bytes(), before),
+                "given back; a small block uncounted"
+            );
+            a.dealloc(q, small);
         }
     }
 

@@ -85,12 +85,8 @@ pub struct Limits {
     pub operations: u64,
     /// Depth of nested function calls.
     pub call_depth: usize,
-    /// Longest string.
-    pub string_size: usize,
-    /// Longest array.
-    pub array_size: usize,
-    /// Largest object map.
-    pub map_size: usize,
+    /// MiB the process may hold in large blocks while a script runs (counted by muster's allocator).
+    pub memory: usize,
 }
 
 impl Default for Limits {
@@ -98,9 +94,7 @@ impl Default for Limits {
         Limits {
             operations: 20_000_000,
             call_depth: 48,
-            string_size: 1 << 16,
-            array_size: 100_000,
-            map_size: 20_000,
+            memory: 4096,
         }
     }
 }
@@ -296,14 +290,12 @@ fn gather(dir: &Path, into: &mut Gathered, depth: usize) -> Result<String> {
 pub const MAX_DIE_FACES: i64 = 1_000_000;
 
 /// How far a ruleset may raise each limit (its `limits`): high enough for any game, low enough
-/// that a runaway script stops with an error before it exhausts the machine. None may be 0,
-/// which Rhai reads as "no limit".
+/// that a runaway script stops with an error before it exhausts the machine. None may be 0
+/// (Rhai reads 0 operations as "no limit").
 pub const LIMIT_CAPS: Limits = Limits {
     operations: 1_000_000_000,
     call_depth: 128,
-    string_size: 1 << 24,
-    array_size: 10_000_000,
-    map_size: 1_000_000,
+    memory: 16384,
 };
 
 /// The values of a ruleset file that would crash or hang the engine, refused with their place in
@@ -353,12 +345,10 @@ fn check_values(file: &RulesetFile, text: &str, manifest: &Path) -> Result<()> {
     }
     let l = &file.limits;
     let caps = LIMIT_CAPS;
-    let checks: [(&str, u64, u64); 5] = [
+    let checks: [(&str, u64, u64); 3] = [
         ("operations", l.operations, caps.operations),
         ("call_depth", l.call_depth as u64, caps.call_depth as u64),
-        ("string_size", l.string_size as u64, caps.string_size as u64),
-        ("array_size", l.array_size as u64, caps.array_size as u64),
-        ("map_size", l.map_size as u64, caps.map_size as u64),
+        ("memory", l.memory as u64, caps.memory as u64),
     ];
     for (key, value, cap) in checks {
         if !(1..=cap).contains(&value) {

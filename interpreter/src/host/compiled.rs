@@ -43,7 +43,8 @@ impl CompiledRuleset {
     /// A script the profiling rewrite would break is loaded as written.
     pub fn load_profiled(path: &Path) -> Result<CompiledRuleset> {
         let mut compiled = CompiledRuleset::load_with(path, true)?;
-        engine::count_operations(&mut compiled.engine);
+        let memory = compiled.ruleset.limits.memory;
+        engine::watch(&mut compiled.engine, memory, true);
         Ok(compiled)
     }
 

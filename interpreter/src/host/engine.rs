@@ -49,6 +49,9 @@ pub fn script_error(
         EvalAltResult::ErrorTooManyOperations(_) => {
             "the script ran past its operations limit (a loop that never ends?); raise `limits.operations` in ruleset.ron if the work is real".to_string()
         }
+        EvalAltResult::ErrorTerminated(token, _) if token.to_string() == OVER_MEMORY => {
+            "the scripts took more memory than `limits.memory` in ruleset.ron allows (a value that grows without end?)".to_string()
+        }
         EvalAltResult::ErrorStackOverflow(_) => {
             "the script called functions too deeply (endless recursion?); the limit is `limits.call_depth` in ruleset.ron".to_string()
         }
@@ -91,7 +94,9 @@ pub fn script_error(
     };
     let help = matches!(
         e,
-        EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorStackOverflow(_)
+        EvalAltResult::ErrorTooManyOperations(_)
+            | EvalAltResult::ErrorStackOverflow(_)
+            | EvalAltResult::ErrorTerminated(..)
     )
     .then(|| {
         "the line that was running is not known: run the game again with `muster play --profile` (the same seed and answers), which names the functions that were running".to_string()
@@ -187,14 +192,23 @@ thread_local! {
     static OPERATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Makes `engine` count the script operations it runs (what Rhai's operations limit counts:
-/// statements, expression steps and calls), for `muster play --profile`. Unlike times, the
-/// counts are the same on any machine and any load. Counting costs about 2 % of a game, so
-/// only profiling runs turn it on.
-pub fn count_operations(engine: &mut Engine) {
-    engine.on_progress(|_| {
-        OPERATIONS.with(|c| c.set(c.get() + 1));
-        None
+/// The token a script stopped by the memory limit ends with (see [`watch`]).
+const OVER_MEMORY: &str = "muster: over the memory limit";
+
+/// Watches every script operation `engine` runs: the script is stopped with an error once the
+/// process holds more than `memory_mib` MiB in large blocks ([`crate::alloc::live_bytes`], in a
+/// program that uses muster's allocator), and with `counting` the operations are counted for `muster play
+/// --profile` ([`operations`]; unlike times, the counts are the same on any machine and any load).
+///
+/// This takes the place of Rhai's limits on string, array and map sizes, which measure the whole
+/// of every value a script makes or changes, nested values and all (a third of a game's time).
+pub fn watch(engine: &mut Engine, memory_mib: usize, counting: bool) {
+    let limit = memory_mib.saturating_mul(1 << 20);
+    engine.on_progress(move |_| {
+        if counting {
+            OPERATIONS.with(|c| c.set(c.get() + 1));
+        }
+        (crate::alloc::live_bytes() > limit).then(|| OVER_MEMORY.into())
     });
 }
 
@@ -204,8 +218,8 @@ pub fn operations() -> u64 {
     OPERATIONS.with(std::cell::Cell::get)
 }
 
-/// An engine for a ruleset without the API: its limits, the import resolver, no `eval`, no
-/// printing. [`crate::host::build_engine`] adds the API.
+/// An engine for a ruleset without the API: its limits (memory through [`watch`]), the import
+/// resolver, no `eval`, no printing. [`crate::host::build_engine`] adds the API.
 #[must_use]
 pub fn configured(limits: &Limits, rulesets_dir: &Path) -> Engine {
     let mut engine = Engine::new();
@@ -215,9 +229,7 @@ pub fn configured(limits: &Limits, rulesets_dir: &Path) -> Engine {
     engine.set_max_operations(limits.operations);
     engine.set_max_call_levels(limits.call_depth);
     engine.set_max_expr_depths(128, 64);
-    engine.set_max_string_size(limits.string_size);
-    engine.set_max_array_size(limits.array_size);
-    engine.set_max_map_size(limits.map_size);
+    watch(&mut engine, limits.memory, false);
     engine.set_max_modules(64);
     // Rhai interns strings assigned to variables to save memory, hashing each one; the
     // hashing cost about 3 % of a whole game, the memory a few kilobytes.
