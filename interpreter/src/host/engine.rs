@@ -188,7 +188,7 @@ impl ModuleResolver for RulesetResolver {
 }
 
 thread_local! {
-    /// Script operations run on this thread while counting is on (see [`count_operations`]).
+    /// Script operations run on this thread while counting is on (see [`watch`]).
     static OPERATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
@@ -197,11 +197,12 @@ const OVER_MEMORY: &str = "muster: over the memory limit";
 
 /// Watches every script operation `engine` runs: the script is stopped with an error once the
 /// process holds more than `memory_mib` MiB in large blocks ([`crate::alloc::live_bytes`], in a
-/// program that uses muster's allocator), and with `counting` the operations are counted for `muster play
-/// --profile` ([`operations`]; unlike times, the counts are the same on any machine and any load).
+/// program that uses muster's allocator); with `counting` the operations are also counted, for
+/// `muster play --profile` ([`operations`]: unlike times, the counts are the same on any machine
+/// and under any load).
 ///
 /// This takes the place of Rhai's limits on string, array and map sizes, which measure the whole
-/// of every value a script makes or changes, nested values and all (a third of a game's time).
+/// of every value a script makes or changes, nested values and all, after every operation.
 pub fn watch(engine: &mut Engine, memory_mib: usize, counting: bool) {
     let limit = memory_mib.saturating_mul(1 << 20);
     engine.on_progress(move |_| {

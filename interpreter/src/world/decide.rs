@@ -52,6 +52,18 @@ pub struct Shown {
     pub focus: Option<Hex>,
 }
 
+/// A decision's answer so far: the option picked (`usize::MAX` while the bot or the search is
+/// still to work it out), the agent that answers, and the labels of the options, when they had to
+/// be made (else empty).
+pub struct Picked {
+    /// The option picked, or `usize::MAX`.
+    pub index: usize,
+    /// Who answers: `"bot"`, `"human"`, `"forced"` ...
+    pub agent: &'static str,
+    /// Every option's label, made only when someone reads them.
+    pub labels: Vec<String>,
+}
+
 /// Which agent answers a decision among `n` options, and, unless it is the
 /// bot, which option it picks. `labels` builds the options' labels and is
 /// called only when a person, an example or a forced answer needs them; `shown` builds what a
@@ -63,7 +75,7 @@ pub fn pick_index(
     n: usize,
     labels: &dyn Fn() -> Rr<Vec<String>>,
     shown: &dyn Fn(&World, Vec<String>) -> Shown,
-) -> Rr<(usize, &'static str)> {
+) -> Rr<Picked> {
     if n == 0 {
         return fail(format!(
             "{side} was asked to choose `{kind}` from no options"
@@ -76,6 +88,23 @@ pub fn pick_index(
     } else {
         Vec::new()
     };
+    let (index, agent) = answer(g, side, kind, n, &labels, shown)?;
+    Ok(Picked {
+        index,
+        agent,
+        labels,
+    })
+}
+
+/// The answer of [`pick_index`] once the labels are made.
+fn answer(
+    g: &GameHandle,
+    side: &str,
+    kind: &str,
+    n: usize,
+    labels: &[String],
+    shown: &dyn Fn(&World, Vec<String>) -> Shown,
+) -> Rr<(usize, &'static str)> {
     let mut w = g.0.borrow_mut();
     if let Some(stop) = w.stop {
         // Stopped at the terminal: nothing more is decided, so the scripts unwind to the loop.
@@ -88,7 +117,7 @@ pub fn pick_index(
         offers.push(Offer {
             side: side.to_string(),
             kind: kind.to_string(),
-            labels: labels.clone(),
+            labels: labels.to_vec(),
         });
     }
     if n == 1 {
@@ -99,7 +128,7 @@ pub fn pick_index(
         let index = match ans {
             // An index in range needs no labels (a fork replays its answers so).
             super::agent::Answer::Index(i) if i < n => i,
-            ans => ans.pick(&labels).map_err(|e| e.to_string())?,
+            ans => ans.pick(labels).map_err(|e| e.to_string())?,
         };
         if w.forced.is_empty() {
             w.after_forced();
@@ -129,7 +158,7 @@ pub fn pick_index(
             )),
         },
         Some(AgentKind::Human) => {
-            let shown = shown(w, labels);
+            let shown = shown(w, labels.to_vec());
             Ok((ask_person(w, side, kind, &shown)?, "human"))
         }
         Some(AgentKind::Bot) | None => Ok((usize::MAX, "bot")),
@@ -162,7 +191,7 @@ fn worked_out(
     side: &str,
     kind: &str,
     n: usize,
-    (index, agent): (usize, &str),
+    &Picked { index, agent, .. }: &Picked,
     bot: &dyn Fn() -> Rr<Vec<usize>>,
     labels: &dyn Fn() -> Rr<Vec<String>>,
 ) -> Rr<usize> {
@@ -442,6 +471,15 @@ pub fn ask_bot(
     bot_index(&answer, options, side, kind)
 }
 
+/// The label of option `index` for the log: the one already made for the decision, if the
+/// labels were made, else made now by `make`.
+fn chosen_label(picked: &Picked, index: usize, make: impl FnOnce() -> Rr<String>) -> Rr<String> {
+    match picked.labels.get(index) {
+        Some(label) => Ok(label.clone()),
+        None => make(),
+    }
+}
+
 /// Asks a side to choose among options and returns the chosen option.
 pub fn choose(
     ctx: &NativeCallContext,
@@ -454,10 +492,9 @@ pub fn choose(
     let shown = |w: &World, labels: Vec<String>| shown_options(w, &options, labels);
     let picked = pick_index(g, side, kind, options.len(), &labels, &shown)?;
     let bot = || ask_bot(ctx, g, side, kind, &options).map(|i| vec![i]);
-    let index = worked_out(g, side, kind, options.len(), picked, &bot, &labels)?;
-    let agent = picked.1;
-    let label = option_label(ctx, g, &options[index])?;
-    log_decision(g, side, kind, index, label, agent)?;
+    let index = worked_out(g, side, kind, options.len(), &picked, &bot, &labels)?;
+    let label = chosen_label(&picked, index, || option_label(ctx, g, &options[index]))?;
+    log_decision(g, side, kind, index, label, picked.agent)?;
     Ok(options[index].clone())
 }
 
@@ -531,10 +568,9 @@ pub fn choose_among(
         Some(order) => order(),
         None => ask_bot(ctx, g, side, kind, &(0..n).map(option).collect()).map(|i| vec![i]),
     };
-    let index = worked_out(g, side, kind, n, picked, &bot, &labels)?;
-    let agent = picked.1;
+    let index = worked_out(g, side, kind, n, &picked, &bot, &labels)?;
     let chosen = option(index);
-    let label = option_label(ctx, g, &chosen)?;
-    log_decision(g, side, kind, index, label, agent)?;
+    let label = chosen_label(&picked, index, || option_label(ctx, g, &chosen))?;
+    log_decision(g, side, kind, index, label, picked.agent)?;
     Ok((index, chosen))
 }
