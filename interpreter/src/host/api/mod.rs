@@ -95,13 +95,16 @@ pub fn register_types(engine: &mut Engine) {
     engine.register_type_with_name::<crate::host::args::HexSet>("HexSet");
 }
 
-/// Registers the whole script API on the engine: the types, then every package as a global
-/// module (its functions callable without a namespace).
+/// Registers the whole script API on the engine: the types, then every package, combined into
+/// one global module (its functions callable without a namespace; one table for Rhai to look a
+/// call up in rather than one per package).
 pub fn register(engine: &mut Engine) {
     register_types(engine);
+    let mut api = Module::new();
     for p in PACKAGES {
-        engine.register_global_module((p.build)().into());
+        api.combine((p.build)());
     }
+    engine.register_global_module(api.into());
 }
 
 /// The parameter information the metadata keeps for `FUNC`: each of `params` with its Rust type,
