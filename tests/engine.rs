@@ -231,24 +231,21 @@ fn script_errors_name_file_line_and_call_chain() {
     );
 }
 
+/// A turn that never ends (`runaway`) and a list that doubles without end (`hoarder`) are each
+/// stopped by their limit, with an error in the script that ran.
 #[test]
 fn a_runaway_script_is_stopped() {
-    let err = fixture_error("runaway");
-    assert!(
-        err.starts_with("tests/fixtures/rulesets/runaway/main.rhai:"),
-        "{err}"
-    );
-    assert!(err.contains("operations limit"), "{err}");
-}
-
-#[test]
-fn a_script_that_hoards_memory_is_stopped() {
-    let err = fixture_error("hoarder");
-    assert!(
-        err.starts_with("tests/fixtures/rulesets/hoarder/main.rhai:"),
-        "{err}"
-    );
-    assert!(err.contains("more memory than `limits.memory`"), "{err}");
+    for (fixture, limit) in [
+        ("runaway", "operations limit"),
+        ("hoarder", "more memory than `limits.memory`"),
+    ] {
+        let err = fixture_error(fixture);
+        assert!(
+            err.starts_with(&format!("tests/fixtures/rulesets/{fixture}/main.rhai:")),
+            "{err}"
+        );
+        assert!(err.contains(limit), "{err}");
+    }
 }
 
 #[test]
