@@ -20,6 +20,7 @@ use crate::ruleset::Ruleset;
 use crate::scenario::{build_state, Scenario, Setup};
 use crate::value::Value;
 use crate::world::agent::{AgentKind, Answer, Stop, Terminal};
+use crate::world::bound::MapRules;
 use crate::world::fork::ForkPoint;
 use crate::world::log::Log;
 use crate::world::save::Progress;
@@ -234,7 +235,7 @@ impl Game {
             state,
             ruleset.clone(),
             compiled.hooks(),
-            map,
+            MapRules::new(ruleset, map),
             opts.seed,
             &opts.agents,
             opts.echo,
@@ -265,7 +266,7 @@ impl Game {
             at.checkpoint.state.clone(),
             ruleset.clone(),
             loaded.ruleset.hooks(),
-            loaded.map.clone(),
+            loaded.bound.clone(),
             at.seed,
             &bots,
             false,
@@ -759,6 +760,8 @@ pub struct Loaded {
     pub ruleset: Rc<CompiledRuleset>,
     /// Its map.
     pub map: Rc<Map>,
+    /// Its ruleset's rules bound to its map, shared by the games forked from it.
+    pub bound: Rc<MapRules>,
 }
 
 impl Loaded {
@@ -770,6 +773,7 @@ impl Loaded {
         Ok(Loaded {
             scenario_path: path.to_path_buf(),
             scenario,
+            bound: MapRules::new(ruleset.ruleset(), map.clone()),
             ruleset,
             map,
         })

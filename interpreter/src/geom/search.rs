@@ -436,6 +436,8 @@ struct Scratch {
     /// searches once per unit moved, and growing them anew each time was a twentieth of a search.
     heap: BinaryHeap<Node>,
     reached: Vec<(Hex, usize)>,
+    /// The target cells of [`reaches_any`], by grid index (all false between searches).
+    goal: Vec<bool>,
 }
 
 impl Scratch {
@@ -514,18 +516,56 @@ pub fn reachable(map: &Map, profile: &CompiledProfile, start: Hex, limits: &Move
             came_to_stop: Vec::new(),
         };
     };
-    SCRATCH.with(|s| search(map, profile, start, start_i, limits, &mut s.borrow_mut()))
+    SCRATCH.with(|s| {
+        let s = &mut s.borrow_mut();
+        explore(map, profile, (start, start_i), limits, s, |_| false);
+        found(start, s)
+    })
 }
 
-/// [`reachable`] on working arrays indexed by the map's grid: an index is cheaper than hashing.
-fn search(
+/// Whether the search from `start` reaches any of `targets` (a unit tracing a line of supply to
+/// a road net, say). It stops at the first target reached, where [`reachable`] would go on to
+/// every hex in reach.
+#[must_use]
+pub fn reaches_any(
     map: &Map,
     profile: &CompiledProfile,
     start: Hex,
-    start_i: usize,
+    limits: &MoveLimits,
+    targets: &[Hex],
+) -> bool {
+    let Some(start_i) = map.index(start) else {
+        return targets.contains(&start);
+    };
+    SCRATCH.with(|s| {
+        let s = &mut s.borrow_mut();
+        let mut goal = std::mem::take(&mut s.goal);
+        goal.resize(map.grid_len(), false);
+        let cells: Vec<usize> = targets.iter().filter_map(|h| map.index(*h)).collect();
+        for &i in &cells {
+            goal[i] = true;
+        }
+        let hit = explore(map, profile, (start, start_i), limits, s, |i| goal[i]);
+        // Unmarked again cell by cell: cheaper than clearing the grid for a few targets.
+        for &i in &cells {
+            goal[i] = false;
+        }
+        s.goal = goal;
+        hit
+    })
+}
+
+/// The search of [`reachable`] on working arrays indexed by the map's grid (an index is cheaper
+/// than hashing), leaving what it found in `s`. `stop_at` is asked of every cell as it is first
+/// reached, the start first; the search stops when it says yes, and says whether it did.
+fn explore(
+    map: &Map,
+    profile: &CompiledProfile,
+    (start, start_i): (Hex, usize),
     limits: &MoveLimits,
     s: &mut Scratch,
-) -> Reach {
+    mut stop_at: impl FnMut(usize) -> bool,
+) -> bool {
     s.begin(map.grid_len());
     let epoch = s.epoch;
     for (hexes, marks) in [
@@ -558,6 +598,10 @@ fn search(
     let mut reached = std::mem::take(&mut s.reached);
     reached.clear();
     reached.push((start, start_i));
+    if stop_at(start_i) {
+        s.reached = reached;
+        return true;
+    }
     let neighbours = map.neighbour_cells();
     let steps = profile.steps(map);
     debug_assert_eq!(
@@ -568,7 +612,8 @@ fn search(
     let mut heap = std::mem::take(&mut s.heap);
     heap.clear();
     heap.push(Node(0.0, start, start_i));
-    while let Some(Node(cost, h, hi)) = heap.pop() {
+    let mut hit = false;
+    'search: while let Some(Node(cost, h, hi)) = heap.pop() {
         if cost > s.best(hi) {
             continue;
         }
@@ -608,6 +653,10 @@ fn search(
             let n = h.neighbour(dir);
             if s.least(ni).is_infinite() {
                 reached.push((n, ni));
+                if stop_at(ni) {
+                    hit = true;
+                    break 'search;
+                }
             }
             if stops {
                 // Reached, but the move ends here: it is not searched on from this entry.
@@ -624,6 +673,15 @@ fn search(
             }
         }
     }
+    s.reached = reached;
+    s.heap = heap;
+    hit
+}
+
+/// What the search just made in `s` found: every hex reached with its least cost, cheapest
+/// first, and the way back to `start`.
+fn found(start: Hex, s: &Scratch) -> Reach {
+    let reached = &s.reached;
     let mut costs: Vec<(Hex, f64)> = reached.iter().map(|&(h, i)| (h, s.least(i))).collect();
     costs.sort_by(|a, b| {
         a.1.partial_cmp(&b.1)
@@ -640,8 +698,6 @@ fn search(
         .filter(|&&(_, i)| s.best(i).is_finite())
         .map(|&(h, i)| (h, s.came[i]))
         .collect();
-    s.reached = reached;
-    s.heap = heap;
     Reach {
         costs,
         start,
@@ -847,6 +903,37 @@ mod tests {
             !r.iter().any(|(x, _)| m.id(*x) == "0103"),
             "stopped on entering the zone"
         );
+    }
+
+    #[test]
+    fn reaches_any_says_what_reachable_finds() {
+        let m = map();
+        let p = profile(&m);
+        let h = |id: &str| m.parse(id).unwrap();
+        let limits = MoveLimits {
+            mp: 2.0,
+            ..Default::default()
+        };
+        let from = h("0101");
+        let within: HashSet<Hex> = reachable(&m, &p, from, &limits)
+            .costs
+            .iter()
+            .map(|(x, _)| *x)
+            .collect();
+        // Each hex of the map alone, then with one out of reach beside it; the start itself
+        // counts. One search's targets must not stay marked for the next.
+        for x in m.hexes() {
+            let alone = reaches_any(&m, &p, from, &limits, &[x]);
+            assert_eq!(alone, within.contains(&x), "{}", m.id(x));
+            let far = h("0202");
+            assert_eq!(
+                reaches_any(&m, &p, from, &limits, &[far, x]),
+                within.contains(&x) || within.contains(&far),
+                "{} or 0202",
+                m.id(x)
+            );
+        }
+        assert!(!reaches_any(&m, &p, from, &limits, &[]));
     }
 
     #[test]

@@ -338,7 +338,7 @@ fn ask_person(w: &mut World, side: &str, kind: &str, shown: &Shown) -> Rr<usize>
             kind,
             choices: &shown.choices,
             focus: shown.focus,
-            map: &w.map,
+            map: w.bound.map(),
             state: &w.state,
             style: &w.ruleset.style,
         };

@@ -9,6 +9,7 @@
 //! private: the rest of the engine reads and changes it through its methods.
 
 pub mod agent;
+pub mod bound;
 pub mod decide;
 pub mod dice;
 pub mod fork;
@@ -25,6 +26,7 @@ use crate::geom::map::Map;
 use crate::geom::search::{CompiledProfile, CompiledZoc};
 use crate::ruleset::Ruleset;
 use agent::{AgentKind, Answer, StdTerminal, Stop, Terminal};
+use bound::{HexIds, MapRules};
 use dice::{Dice, Stream};
 use indexmap::IndexMap;
 use log::{Entry, Log, Record};
@@ -55,18 +57,12 @@ pub struct World {
     agent_stream: Stream,
     /// The log.
     log: Log,
-    /// The map.
-    map: Rc<Map>,
+    /// The ruleset's rules bound to the map, and the map.
+    bound: Rc<MapRules>,
     /// The ruleset.
     ruleset: Rc<Ruleset>,
     /// The optional hooks the ruleset's scripts define.
     hooks: Hooks,
-    /// LOS rules bound to the map.
-    los: LosEvaluator,
-    /// Movement profiles bound to the map.
-    profiles: FxIndexMap<String, CompiledProfile>,
-    /// ZOC rules bound to the map.
-    zoc: CompiledZoc,
     /// Who plays each side.
     agents: FxIndexMap<String, AgentKind>,
     /// Forced answers (examples), used before any agent.
@@ -77,9 +73,6 @@ pub struct World {
     offers: Option<Vec<Offer>>,
     /// Forced draws (examples): the items the next draws take, in order.
     forced_draws: VecDeque<String>,
-    /// Hex ids as script strings, made once per game on first use (returning a
-    /// hex to a script is then a reference count, not a formatted string).
-    hex_ids: std::cell::OnceCell<Rc<HexIds>>,
     /// The ruleset's named unit filters (`filters`) as script values, made once per game on
     /// first use: a query naming one then reads its keys without converting them.
     named_filters: std::cell::OnceCell<HashMap<String, Vec<(String, rhai::Dynamic)>>>,
@@ -153,28 +146,6 @@ pub struct Offer {
 #[derive(Clone)]
 pub struct GameHandle(pub Rc<RefCell<World>>);
 
-/// The printed ids of a game's hexes as script strings, made once per game: handing a hex
-/// to a script is then a reference count, not a formatted string, and reading one back
-/// finds it by the address of its text (held here, so no other string can take it).
-pub struct HexIds {
-    /// By grid index (see [`crate::geom::map::Map::index`]); empty off the map.
-    ids: Vec<rhai::ImmutableString>,
-    /// (address, length) of each id's text -> its hex.
-    by_text: HashMap<(usize, usize), Hex>,
-    /// Each id -> its hex, for ids a script made anew (map keys, say): found without parsing.
-    by_id: HashMap<rhai::ImmutableString, Hex>,
-}
-
-impl HexIds {
-    /// The printed id of `h` on `map` (the map these ids were made for).
-    pub fn id(&self, map: &Map, h: Hex) -> rhai::ImmutableString {
-        match map.index(h).and_then(|i| self.ids.get(i)) {
-            Some(id) if !id.is_empty() => id.clone(),
-            _ => map.id(h).into(),
-        }
-    }
-}
-
 /// What the rest of the engine reads and changes of a world. The fields stay private: the
 /// decision protocol ([`decide`]) is the one other module that sees them.
 impl World {
@@ -220,7 +191,7 @@ impl World {
     /// The map.
     #[must_use]
     pub fn map(&self) -> &Rc<Map> {
-        &self.map
+        self.bound.map()
     }
 
     /// The ruleset's manifest and data.
@@ -238,13 +209,13 @@ impl World {
     /// The ruleset's LOS rules bound to the map.
     #[must_use]
     pub fn los(&self) -> &LosEvaluator {
-        &self.los
+        self.bound.los()
     }
 
     /// The ruleset's zone-of-control rules bound to the map.
     #[must_use]
     pub fn zoc(&self) -> &CompiledZoc {
-        &self.zoc
+        self.bound.zoc()
     }
 
     /// Who plays `side`, `None` for a side the ruleset lacks.
@@ -384,37 +355,17 @@ impl World {
     /// The hex of a printed id: found by the address of its text when the core handed the id
     /// out, else parsed; an id not on the map is an error.
     pub fn hex(&self, id: &str) -> Rr<Hex> {
-        // An id the core handed out is found by where its text lives, without parsing.
-        let known = self.hex_ids();
-        if let Some(h) = known.by_text.get(&(id.as_ptr() as usize, id.len())) {
-            return Ok(*h);
+        // An id the core handed out is found without parsing; else text to parse (for its
+        // error).
+        match self.hex_ids().find(id) {
+            Some(h) => Ok(h),
+            None => self.map().parse(id).map_err(|e| e.to_string().into()),
         }
-        // Else an id of the map's, made anew, or text to parse (for its error).
-        if let Some(h) = known.by_id.get(id) {
-            return Ok(*h);
-        }
-        self.map.parse(id).map_err(|e| e.to_string().into())
     }
 
-    /// The game's hex ids as script strings, made on first use.
+    /// The map's hex ids as script strings, made on first use.
     pub fn hex_ids(&self) -> &Rc<HexIds> {
-        self.hex_ids.get_or_init(|| {
-            let mut ids = vec![rhai::ImmutableString::new(); self.map.grid_len()];
-            let mut by_text = HashMap::default();
-            let mut by_id = HashMap::default();
-            for x in self.map.hexes() {
-                if let Some(i) = self.map.index(x) {
-                    ids[i] = self.map.id(x).into();
-                    by_text.insert((ids[i].as_ptr() as usize, ids[i].len()), x);
-                    by_id.insert(ids[i].clone(), x);
-                }
-            }
-            Rc::new(HexIds {
-                ids,
-                by_text,
-                by_id,
-            })
-        })
+        self.bound.hex_ids()
     }
 
     /// The keys and values of the ruleset's unit filter `name` (its `filters`), `None` if it
@@ -438,9 +389,9 @@ impl World {
     /// The hexes next to `h` whose zone of control (the ruleset's `zoc` rules) reaches it: where
     /// a unit stands to have `h` in its zone (the filter key `zone_over`).
     pub fn zone_sources(&self, h: Hex) -> Vec<Hex> {
-        self.map
-            .neighbours(h)
-            .filter(|&n| self.zoc.reaches(&self.map, n, h))
+        let map = self.map();
+        map.neighbours(h)
+            .filter(|&n| self.zoc().reaches(map, n, h))
             .collect()
     }
 
@@ -485,12 +436,12 @@ impl World {
 
     /// A hex's printed id as a script string, from the game's cache.
     pub fn hex_id(&self, h: Hex) -> rhai::ImmutableString {
-        self.hex_ids().id(&self.map, h)
+        self.hex_ids().id(self.map(), h)
     }
 
     /// The movement profile `name` bound to the map; a name the ruleset lacks is an error.
     pub fn profile(&self, name: &str) -> Rr<&CompiledProfile> {
-        match self.profiles.get(name) {
+        match self.bound.profile(name) {
             Some(p) => Ok(p),
             None => fail(format!(
                 "no movement profile `{name}` (the ruleset's `movement` names them)"
@@ -562,7 +513,8 @@ impl World {
 }
 
 impl World {
-    /// A world at its start: `state` on `map` under `ruleset`, dice and the random agent's
+    /// A world at its start: `state` under `ruleset`, on the map `bound` holds with the ruleset's
+    /// rules bound to it, dice and the random agent's
     /// stream seeded from `seed`, each side played by its agent in `agents` (the bot when not
     /// named), the narration echoed to standard output when `echo`.
     #[must_use]
@@ -570,16 +522,11 @@ impl World {
         state: State,
         ruleset: Rc<Ruleset>,
         hooks: Hooks,
-        map: Rc<Map>,
+        bound: Rc<MapRules>,
         seed: u64,
         agents: &IndexMap<String, AgentKind>,
         echo: bool,
     ) -> World {
-        let profiles = ruleset
-            .movement
-            .iter()
-            .map(|(k, p)| (k.clone(), CompiledProfile::new(p, &map)))
-            .collect();
         let mut by_side = FxIndexMap::default();
         for side in &ruleset.sides {
             by_side.insert(
@@ -600,10 +547,7 @@ impl World {
                 log.echo = echo;
                 log
             },
-            los: LosEvaluator::new(&ruleset.los, &map),
-            zoc: CompiledZoc::new(&ruleset.zoc, &map),
-            profiles,
-            map,
+            bound,
             ruleset,
             hooks,
             agents: by_side,
@@ -612,7 +556,6 @@ impl World {
             offers: None,
             forced_draws: VecDeque::new(),
             timers: Timers::default(),
-            hex_ids: std::cell::OnceCell::new(),
             named_filters: std::cell::OnceCell::new(),
             terminal: Box::new(StdTerminal),
             progress: Progress::new(save::SaveFile {

@@ -92,6 +92,22 @@ pub fn package() -> Module {
     );
     reg!(
         m,
+        "reaches_any",
+        &["game", "from", "targets", "search"],
+        &[
+            "Whether the movement search `search` (as for `reachable`) from `from` reaches any of `targets` (a list of hexes): a unit tracing a line of supply to a road net, say.",
+            "It stops at the first target reached, so it costs less than `reached` where one is near.",
+            "Returns `true` or `false`.",
+        ],
+        |g: &mut GameHandle, hex: &str, targets: Dynamic, opts: RMap| -> Rr<bool> {
+            let w = g.0.borrow();
+            let (profile, limits) = search_of(&w, &opts)?;
+            let targets = hex_list(&w, &targets, "`targets`")?;
+            Ok(search::reaches_any(w.map(), profile, w.hex(hex)?, &limits, &targets))
+        },
+    );
+    reg!(
+        m,
         "route",
         &["game", "from", "to", "search"],
         &[
