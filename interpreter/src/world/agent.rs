@@ -106,7 +106,7 @@ impl AgentKind {
 }
 
 /// The search agent's rollouts per decision when `search` names no number.
-pub const DEFAULT_ROLLOUTS: usize = 8;
+pub const DEFAULT_ROLLOUTS: usize = 24;
 
 /// How much a search may look ahead at each decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
