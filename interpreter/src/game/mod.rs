@@ -84,7 +84,7 @@ pub enum Played {
 /// What a game was started from, to start it again on undo.
 struct Origin {
     scenario: Scenario,
-    map: Rc<Map>,
+    bound: Rc<MapRules>,
     opts: GameOptions,
 }
 
@@ -115,16 +115,16 @@ impl Game {
         ruleset: Rc<CompiledRuleset>,
         opts: &GameOptions,
     ) -> Result<Game> {
-        let map = Rc::new(scenario.load_map()?);
-        Game::start_on(scenario, ruleset, map, opts)
+        let bound = MapRules::new(ruleset.ruleset(), Rc::new(scenario.load_map()?));
+        Game::start_on(scenario, ruleset, bound, opts)
     }
 
-    /// Starts a game of a loaded scenario on a compiled ruleset and a loaded
-    /// map (batch runs load both once per worker).
+    /// Starts a game of a loaded scenario on a compiled ruleset and its rules bound to the
+    /// loaded map (batch runs make both once per worker, [`Loaded`]).
     pub fn start_on(
         scenario: &Scenario,
         ruleset: Rc<CompiledRuleset>,
-        map: Rc<Map>,
+        bound: Rc<MapRules>,
         opts: &GameOptions,
     ) -> Result<Game> {
         // What `muster check` checks, so that a game stops before turn 1 with its messages.
@@ -132,11 +132,11 @@ impl Game {
             .ruleset()
             .check_command_line_options(&opts.options)?;
         Error::from_problems(ruleset.missing_procedures())?;
-        let mut game = Game::begin(scenario, ruleset, map.clone(), opts)?;
+        let mut game = Game::begin(scenario, ruleset, bound.clone(), opts)?;
         game.validate_scenario(scenario)?;
         game.origin = Some(Origin {
             scenario: scenario.clone(),
-            map,
+            bound,
             opts: opts.clone(),
         });
         Ok(game)
@@ -146,12 +146,12 @@ impl Game {
     fn begin(
         scenario: &Scenario,
         ruleset: Rc<CompiledRuleset>,
-        map: Rc<Map>,
+        bound: Rc<MapRules>,
         opts: &GameOptions,
     ) -> Result<Game> {
         let mut setup = scenario.file.setup();
         setup.options.extend(opts.options.clone());
-        let game = Game::with_setup(&setup, ruleset, map, opts, &scenario.text, &scenario.path)?;
+        let game = Game::with_setup(&setup, ruleset, bound, opts, &scenario.text, &scenario.path)?;
         {
             let mut w = game.handle.0.borrow_mut();
             if opts
@@ -212,17 +212,18 @@ impl Game {
         Error::from_problems(problems)
     }
 
-    /// Starts a game from a set-up (scenarios and example files).
+    /// Starts a game from a set-up (scenarios and example files) on `compiled` and its rules
+    /// bound to the map (`bound`, made with [`MapRules::new`]).
     pub fn with_setup(
         setup: &Setup,
         compiled: Rc<CompiledRuleset>,
-        map: Rc<Map>,
+        bound: Rc<MapRules>,
         opts: &GameOptions,
         text: &str,
         path: &Path,
     ) -> Result<Game> {
         let ruleset = compiled.ruleset();
-        let state = build_state(setup, ruleset, &map, text, path)?;
+        let state = build_state(setup, ruleset, bound.map(), text, path)?;
         for side in opts.agents.keys() {
             if !ruleset.sides.contains(side) {
                 return Err(Error::usage(format!(
@@ -235,7 +236,7 @@ impl Game {
             state,
             ruleset.clone(),
             compiled.hooks(),
-            MapRules::new(ruleset, map),
+            bound,
             opts.seed,
             &opts.agents,
             opts.echo,
@@ -325,8 +326,8 @@ impl Game {
             options: save.options.clone(),
             ..opts.clone()
         };
-        let map = Rc::new(scenario.load_map()?);
-        let mut game = Game::start_on(&scenario, compiled, map, &run)?;
+        let bound = MapRules::new(compiled.ruleset(), Rc::new(scenario.load_map()?));
+        let mut game = Game::start_on(&scenario, compiled, bound, &run)?;
         {
             let mut w = game.handle.0.borrow_mut();
             w.progress().lock().file_mut().answers = save.answers;
@@ -347,7 +348,7 @@ impl Game {
         let fresh = Game::begin(
             &origin.scenario,
             self.compiled.clone(),
-            origin.map.clone(),
+            origin.bound.clone(),
             &origin.opts,
         )?;
         let (terminal, progress, watcher) = {
@@ -758,9 +759,8 @@ pub struct Loaded {
     pub scenario: Scenario,
     /// Its ruleset, compiled.
     pub ruleset: Rc<CompiledRuleset>,
-    /// Its map.
-    pub map: Rc<Map>,
-    /// Its ruleset's rules bound to its map, shared by the games forked from it.
+    /// Its ruleset's rules bound to its map (the map among them), shared by the games started
+    /// or forked from it.
     pub bound: Rc<MapRules>,
 }
 
@@ -773,9 +773,8 @@ impl Loaded {
         Ok(Loaded {
             scenario_path: path.to_path_buf(),
             scenario,
-            bound: MapRules::new(ruleset.ruleset(), map.clone()),
+            bound: MapRules::new(ruleset.ruleset(), map),
             ruleset,
-            map,
         })
     }
 

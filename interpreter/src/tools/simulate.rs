@@ -129,7 +129,7 @@ fn play_one(spec: &Spec, index: usize) -> Record {
             options: spec.options.clone(),
             ..GameOptions::default()
         };
-        let mut game = Game::start_on(&l.scenario, l.ruleset.clone(), l.map.clone(), &opts)?;
+        let mut game = Game::start_on(&l.scenario, l.ruleset.clone(), l.bound.clone(), &opts)?;
         let result = game.run(None)?;
         let losses = losses(&game)?;
         Ok::<_, Error>(Summary {

@@ -12,6 +12,7 @@ use crate::source::relative_to;
 use crate::source::{load_ron, Cursor};
 use crate::value::Value;
 use crate::world::agent::Answer;
+use crate::world::bound::MapRules;
 use crate::world::Offer;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -386,7 +387,8 @@ impl Runner {
         setup.hex_markers.extend(ex.hex_markers.clone());
         setup.data.extend(ex.data.clone());
         setup.options.extend(ex.options.clone());
-        let mut game = Game::with_setup(&setup, ruleset, Rc::new(map), &opts, text, path)?;
+        let bound = MapRules::new(ruleset.ruleset(), Rc::new(map));
+        let mut game = Game::with_setup(&setup, ruleset, bound, &opts, text, path)?;
         {
             let h = game.handle().clone();
             let mut w = h.0.borrow_mut();
