@@ -25,7 +25,7 @@ pub struct Args {
     /// The seed of the dice (1 if not given; a resumed game keeps its own).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Who plays a side: SIDE=human|random|bot|search|search:N|search:N:T|replay:LOG (search: N rollouts a decision, 24 if not given, each T turns ahead, 1 if not given: to the turn's end). Sides not named are played by bot
+    /// Who plays a side: SIDE=human|random|bot|search|search:N|search:N:T|replay:LOG (search: N rollouts a decision, 16 if not given, each T turns ahead, 2 if not given: the rest of this turn and the next). Sides not named are played by bot
     /// (with --resume: by the saved game's agent).
     #[arg(long = "agent", value_name = "SIDE=AGENT")]
     pub agents: Vec<String>,

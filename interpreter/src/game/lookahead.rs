@@ -13,10 +13,12 @@
 //!    second half of an option's rollouts is played only if the first half left it ahead of the
 //!    bot's choice.
 //! 3. A rollout is a fork of the game ([`crate::world::fork`]): the turn's checkpoint played
-//!    again up to the decision, the option taken, and the rest of the turn (and with `search:N:T`
-//!    T - 1 turns more) played by the ruleset's bot on both sides with the fork's own dice. The fork's dice come from the game's
-//!    seed, the decision's number and `k`, never from the game's own stream, so the agent never
-//!    knows the rolls the real game will make, and the same seed and budget give the same game.
+//!    again up to the decision, the option taken, and the rest of the turn and T - 1 turns more
+//!    (T of `search:N:T`, [`DEFAULT_TURNS`](crate::world::agent::DEFAULT_TURNS) if not given)
+//!    played by the ruleset's bot on both sides with the fork's own dice. The fork's dice come
+//!    from the game's seed, the decision's number and `k`, never from the game's own stream, so
+//!    the agent never knows the rolls the real game will make, and the same seed and budget give
+//!    the same game.
 //! 4. At the rollout's end the fork is scored for the side asked: `evaluate(game, side)` if the
 //!    ruleset defines it, else the side's victory points less the best of the other sides', with
 //!    a win or loss weighing [`WIN`] more when the game ended.

@@ -68,15 +68,17 @@ impl AgentKind {
     pub fn text(&self) -> String {
         match self {
             AgentKind::Replay { log, .. } => format!("replay:{}", log.display()),
-            AgentKind::Search(Budget { rollouts, turns: 1 }) => format!("search:{rollouts}"),
+            AgentKind::Search(Budget { rollouts, turns }) if *turns == DEFAULT_TURNS => {
+                format!("search:{rollouts}")
+            }
             AgentKind::Search(Budget { rollouts, turns }) => format!("search:{rollouts}:{turns}"),
             other => other.name().to_string(),
         }
     }
 
     /// Parses `human`, `random`, `bot`, `search`, `search:N` (N rollouts a decision),
-    /// `search:N:T` (rollouts looking T turns ahead: the rest of this one and T - 1 more) or
-    /// `replay:FILE` for `side`.
+    /// `search:N:T` (rollouts looking T turns ahead: the rest of this one and T - 1 more;
+    /// [`DEFAULT_TURNS`] if not given) or `replay:FILE` for `side`.
     pub fn parse(text: &str, side: &str) -> Result<AgentKind> {
         match text {
             "human" => Ok(AgentKind::Human),
@@ -93,7 +95,7 @@ impl AgentKind {
                 if let Some(budget) = text.strip_prefix("search:") {
                     return parse_budget(budget).map(AgentKind::Search).ok_or_else(|| {
                         Error::rules(format!(
-                            "agent `{text}`: search:N takes a number of rollouts of 1 or more, and search:N:T a number of turns of 1 or more too, such as search:{DEFAULT_ROLLOUTS} or search:{DEFAULT_ROLLOUTS}:2"
+                            "agent `{text}`: search:N takes a number of rollouts of 1 or more, and search:N:T a number of turns of 1 or more too, such as search:{DEFAULT_ROLLOUTS} or search:{DEFAULT_ROLLOUTS}:1"
                         ))
                     });
                 }
@@ -106,7 +108,11 @@ impl AgentKind {
 }
 
 /// The search agent's rollouts per decision when `search` names no number.
-pub const DEFAULT_ROLLOUTS: usize = 24;
+pub const DEFAULT_ROLLOUTS: usize = 16;
+
+/// How many turns a rollout plays when the agent's text names none: the rest of this one and
+/// the next. A move's worth shows mostly in the fighting it leads to, which is often next turn's.
+pub const DEFAULT_TURNS: usize = 2;
 
 /// How much a search may look ahead at each decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,21 +124,21 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// `search`: [`DEFAULT_ROLLOUTS`] rollouts a decision, each to the end of the turn.
+    /// `search`: [`DEFAULT_ROLLOUTS`] rollouts a decision, each [`DEFAULT_TURNS`] turns ahead.
     fn default() -> Budget {
         Budget {
             rollouts: DEFAULT_ROLLOUTS,
-            turns: 1,
+            turns: DEFAULT_TURNS,
         }
     }
 }
 
-/// The budget of `search:N` or `search:N:T` (the text after `search:`), if both numbers are 1
-/// or more.
+/// The budget of `search:N` or `search:N:T` (the text after `search:`; T is [`DEFAULT_TURNS`]
+/// if not given), if both numbers are 1 or more.
 fn parse_budget(text: &str) -> Option<Budget> {
     let (rollouts, turns) = match text.split_once(':') {
         Some((n, t)) => (n.parse().ok()?, t.parse().ok()?),
-        None => (text.parse().ok()?, 1),
+        None => (text.parse().ok()?, DEFAULT_TURNS),
     };
     (rollouts > 0 && turns > 0).then_some(Budget { rollouts, turns })
 }
@@ -456,10 +462,11 @@ mod tests {
         ] {
             assert_eq!(AgentKind::parse(&a.text(), "red").unwrap(), a);
         }
-        assert_eq!(search(40, 1).text(), "search:40");
+        assert_eq!(search(40, DEFAULT_TURNS).text(), "search:40");
+        assert_eq!(search(40, 1).text(), "search:40:1");
         assert_eq!(
             AgentKind::parse("search", "red").unwrap(),
-            search(DEFAULT_ROLLOUTS, 1)
+            search(DEFAULT_ROLLOUTS, DEFAULT_TURNS)
         );
         for bad in [
             "search:0",
