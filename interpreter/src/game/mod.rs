@@ -326,8 +326,7 @@ impl Game {
             options: save.options.clone(),
             ..opts.clone()
         };
-        let bound = MapRules::new(compiled.ruleset(), Rc::new(scenario.load_map()?));
-        let mut game = Game::start_on(&scenario, compiled, bound, &run)?;
+        let mut game = Game::start(&scenario, compiled, &run)?;
         {
             let mut w = game.handle.0.borrow_mut();
             w.progress().lock().file_mut().answers = save.answers;
