@@ -172,6 +172,65 @@ fn bad_usage() {
 }
 
 #[test]
+fn a_duel_with_a_target_stops_when_the_test_settles_it() {
+    let duel = |jobs: &str| {
+        let (out, err, code) = muster(&[
+            "duel",
+            SKIRMISH,
+            "--agents",
+            "bot,random",
+            "--games",
+            "100",
+            "--target",
+            "0.6",
+            "--seed",
+            "4",
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        out
+    };
+    let out = duel("1");
+    // The games kept are the first ones by index, whatever the number of workers.
+    assert_eq!(out, duel("3"));
+    assert!(out.contains("until settled, at most 100"), "{out}");
+    for side in ["red", "blue"] {
+        let line = out
+            .lines()
+            .find(|l| l.contains(&format!("bot as {side}")))
+            .unwrap_or_else(|| panic!("no line for {side}: {out}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (wins, games): (usize, usize) = (words[4].parse().unwrap(), words[6].parse().unwrap());
+        // The bot beats a random player nearly always: the test settles it long before 100.
+        assert!(games < 100, "{line}");
+        let test = muster_interpreter::tools::sprt::Sprt::new(0.6, 0.05).unwrap();
+        assert_eq!(
+            test.verdict(wins, games),
+            muster_interpreter::tools::sprt::Verdict::AtLeast,
+            "{line}"
+        );
+    }
+    assert_eq!(
+        out.matches("bot wins at least 60% of these games").count(),
+        2,
+        "{out}"
+    );
+    let (_, err, code) = muster(&[
+        "duel",
+        SKIRMISH,
+        "--agents",
+        "bot,random",
+        "--games",
+        "5",
+        "--target",
+        "0.97",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("strictly between 0 and 1"), "{err}");
+}
+
+#[test]
 fn a_replayed_log_in_a_batch_is_warned_about() {
     let log = std::env::temp_dir().join(format!("muster-replay-{}.jsonl", std::process::id()));
     let log_arg = log.to_str().unwrap();

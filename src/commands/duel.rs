@@ -1,10 +1,12 @@
 //! `muster duel`: two agents against each other on every side of a scenario, with each one's
 //! win rate and its 95 % interval: the search agent against the bot, say, or a new bot against
-//! the old.
+//! the old. With `--target`, each side's games stop as soon as a sequential test settles
+//! whether the first agent wins at least that share of them.
 
 use super::simulate::{print_report, progress_bar};
 use super::{parse_options, read_agents, usage};
-use muster_interpreter::tools::simulate::{self, wilson, Spec};
+use muster_interpreter::tools::simulate::{self, wilson, Record, Spec};
+use muster_interpreter::tools::sprt::{self, Sprt, Verdict};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,9 +19,16 @@ pub struct Args {
     /// the others.
     #[arg(long, value_name = "A,B")]
     pub agents: String,
-    /// Games for each side A plays.
+    /// Games for each side A plays (with --target, the most it plays).
     #[arg(long)]
     pub games: usize,
+    /// Stop each side's games as soon as a sequential test (SPRT) settles whether A wins at least
+    /// this share of them, such as 0.6 (docs/search.md, "Measuring an agent").
+    #[arg(long, value_name = "RATE")]
+    pub target: Option<f64>,
+    /// With --target, the half-width of the zone around it where either answer may be given.
+    #[arg(long, value_name = "RATE", default_value_t = sprt::DEFAULT_MARGIN, requires = "target")]
+    pub margin: f64,
     /// The base seed; game i of each side plays with a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -43,6 +52,11 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         )));
     };
     let (first, second) = (first.trim(), second.trim());
+    let test = a
+        .target
+        .map(|t| Sprt::new(t, a.margin))
+        .transpose()
+        .map_err(|e| usage(format!("--target and --margin: {e}")))?;
     let sides = muster_interpreter::game::Loaded::load(&a.scenario)?
         .ruleset
         .ruleset()
@@ -54,7 +68,11 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     out!(
         "{first} against {second} on {} ({} games a side, seed {})",
         a.scenario.display(),
-        a.games,
+        if test.is_some() {
+            format!("until settled, at most {}", a.games)
+        } else {
+            a.games.to_string()
+        },
         a.seed
     );
     let (mut won, mut played, mut failed) = (0, 0, 0);
@@ -71,7 +89,17 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             options: parse_options(&a.options)?,
         };
         let bar = progress_bar(a.games as u64, false);
-        let run = simulate::run(&spec, None, jobs, &|done| bar.set_position(done as u64))?;
+        let shown = |done: usize| bar.set_position(done as u64);
+        let run = match &test {
+            Some(t) => {
+                let settled = |r: &[Record]| {
+                    let (wins, finished) = won_by(r, side);
+                    t.verdict(wins, finished) != Verdict::Undecided
+                };
+                simulate::run_until(&spec, jobs, &shown, &settled)?
+            }
+            None => simulate::run(&spec, None, jobs, &shown)?,
+        };
         bar.finish_and_clear();
         let report = simulate::report(&spec, &run.sides, &run.records, 0.0);
         let wins = report.sides.get(side).map_or(0, |s| s.wins.count);
@@ -88,6 +116,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
                 format!(", {} failed", report.failures.len())
             }
         );
+        if let Some(t) = &test {
+            out!("    {}", verdict_line(t, first, wins, report.finished));
+        }
         if a.reports {
             print_report(&report, false, jobs);
         }
@@ -107,6 +138,36 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// How many games of `records` `side` won, and how many finished (a failed game is left out,
+/// as the report leaves it out).
+fn won_by(records: &[Record], side: &str) -> (usize, usize) {
+    let finished: Vec<_> = records
+        .iter()
+        .filter_map(|r| r.outcome.as_ref().ok())
+        .collect();
+    let wins = finished
+        .iter()
+        .filter(|s| s.winner.as_deref() == Some(side))
+        .count();
+    (wins, finished.len())
+}
+
+/// What the sequential test `t` says of `wins` of `games` for `agent`.
+fn verdict_line(t: &Sprt, agent: &str, wins: usize, games: usize) -> String {
+    let target = t.target * 100.0;
+    let zone = format!(
+        "SPRT {:.0}% against {:.0}%, log-likelihood ratio {:.2}",
+        t.low * 100.0,
+        t.high * 100.0,
+        t.llr(wins, games)
+    );
+    match t.verdict(wins, games) {
+        Verdict::AtLeast => format!("{agent} wins at least {target:.0}% of these games ({zone})"),
+        Verdict::Below => format!("{agent} wins less than {target:.0}% of these games ({zone})"),
+        Verdict::Undecided => format!("not settled after {games} games: raise --games ({zone})"),
+    }
 }
 
 /// `k` of `n` in per cent (0 of none).

@@ -1,6 +1,7 @@
 //! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
-//! (batch runs), `render` (a position as SVG), `replay` (a played game as an HTML page) and `api`
-//! (the script API's definition files and reference).
+//! (batch runs, with `sprt`, the sequential test `duel --target` stops on), `render` (a
+//! position as SVG), `replay` (a played game as an HTML page) and `api` (the script API's
+//! definition files and reference).
 //!
 //! Invariant: tools drive games only through [`crate::game::Game`] and
 //! [`crate::host::compiled::CompiledRuleset`] (and `api` through the engine games run on);
@@ -11,4 +12,5 @@ pub mod check;
 pub mod render;
 pub mod replay;
 pub mod simulate;
+pub mod sprt;
 pub mod verify;

@@ -199,7 +199,49 @@ pub fn run(
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Run> {
-    // Load once here so that a broken scenario is one clear error, not one per game.
+    let sides = prepare(spec)?;
+    let indices: Vec<usize> = (0..spec.games)
+        .filter(|i| shard.is_none_or(|s| s.has(*i)))
+        .collect();
+    let done = AtomicUsize::new(0);
+    let records = play(&indices, spec, &workers(jobs)?, &|| {
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+    });
+    Ok(Run { sides, records })
+}
+
+/// Runs a spec's games in the order of their indices, `jobs` at a time, until `settled` says
+/// the games so far answer the question or all `spec.games` are played, calling `progress`
+/// with the number of games kept. The games kept are always the first ones by index: games of
+/// the last batch past the one that settled it are dropped, so the answer does not depend on
+/// `jobs`.
+pub fn run_until(
+    spec: &Spec,
+    jobs: usize,
+    progress: &(dyn Fn(usize) + Sync),
+    settled: &dyn Fn(&[Record]) -> bool,
+) -> Result<Run> {
+    let sides = prepare(spec)?;
+    let pool = workers(jobs)?;
+    let mut records: Vec<Record> = Vec::new();
+    let mut next = 0;
+    while next < spec.games {
+        let batch: Vec<usize> = (next..spec.games.min(next + jobs.max(1))).collect();
+        next += batch.len();
+        for record in play(&batch, spec, &pool, &|| {}) {
+            records.push(record);
+            progress(records.len());
+            if settled(&records) {
+                return Ok(Run { sides, records });
+            }
+        }
+    }
+    Ok(Run { sides, records })
+}
+
+/// Checks a spec before any game is played, and returns the ruleset's sides: a broken scenario,
+/// option or agent is one clear error, not one per game.
+fn prepare(spec: &Spec) -> Result<Vec<String>> {
     let loaded = Loaded::load(&spec.scenario)?;
     let sides = loaded.ruleset.ruleset().sides.clone();
     loaded
@@ -214,27 +256,37 @@ pub fn run(
             sides.join(", ")
         )));
     }
-    let indices: Vec<usize> = (0..spec.games)
-        .filter(|i| shard.is_none_or(|s| s.has(*i)))
-        .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
+    Ok(sides)
+}
+
+/// The threads games are played on.
+fn workers(jobs: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .stack_size(crate::host::engine::SCRIPT_THREAD_STACK)
         .build()
-        .map_err(|e| Error::rules(format!("cannot start {jobs} worker threads: {e}")))?;
-    let done = AtomicUsize::new(0);
+        .map_err(|e| Error::rules(format!("cannot start {jobs} worker threads: {e}")))
+}
+
+/// Plays the games `indices` on `pool`, calling `each` as each ends; returns them by index.
+fn play(
+    indices: &[usize],
+    spec: &Spec,
+    pool: &rayon::ThreadPool,
+    each: &(dyn Fn() + Sync),
+) -> Vec<Record> {
     let mut records: Vec<Record> = pool.install(|| {
         indices
             .par_iter()
             .map(|&i| {
                 let r = play_one(spec, i);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                each();
                 r
             })
             .collect()
     });
     records.sort_by_key(|r| r.index);
-    Ok(Run { sides, records })
+    records
 }
 
 /// Summary statistics of a list of numbers.
