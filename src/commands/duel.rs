@@ -92,8 +92,17 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         let shown = |done: usize| bar.set_position(done as u64);
         let run = match &test {
             Some(t) => {
+                // Each game's result as it comes, for a run that takes hours: the test's path.
                 let settled = |r: &[Record]| {
                     let (wins, finished) = won_by(r, side);
+                    bar.suspend(|| {
+                        eprintln!(
+                            "  {first} as {side}: game {} {}, {wins} won of {finished} (log-likelihood ratio {:.2})",
+                            r.len(),
+                            outcome(r.last(), side),
+                            t.llr(wins, finished)
+                        );
+                    });
                     t.verdict(wins, finished) != Verdict::Undecided
                 };
                 simulate::run_until(&spec, jobs, &shown, &settled)?
@@ -152,6 +161,16 @@ fn won_by(records: &[Record], side: &str) -> (usize, usize) {
         .filter(|s| s.winner.as_deref() == Some(side))
         .count();
     (wins, finished.len())
+}
+
+/// How the game `record` ended for `side`.
+fn outcome(record: Option<&Record>, side: &str) -> &'static str {
+    match record.map(|r| &r.outcome) {
+        Some(Ok(s)) if s.winner.as_deref() == Some(side) => "won",
+        Some(Ok(s)) if s.winner.is_none() => "drawn",
+        Some(Ok(_)) => "lost",
+        _ => "failed",
+    }
 }
 
 /// What the sequential test `t` says of `wins` of `games` for `agent`.
