@@ -94,7 +94,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             Some(t) => {
                 // Each game's result as it comes, for a run that takes hours: the test's path.
                 let settled = |r: &[Record]| {
-                    let (wins, finished) = won_by(r, side);
+                    let so_far = simulate::report(&spec, &sides, r, 0.0);
+                    let finished = so_far.finished;
+                    let wins = so_far.sides.get(side).map_or(0, |s| s.wins.count);
                     bar.suspend(|| {
                         eprintln!(
                             "  {first} as {side}: game {} {}, {wins} won of {finished} (log-likelihood ratio {:.2})",
@@ -147,20 +149,6 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// How many games of `records` `side` won, and how many finished (a failed game is left out,
-/// as the report leaves it out).
-fn won_by(records: &[Record], side: &str) -> (usize, usize) {
-    let finished: Vec<_> = records
-        .iter()
-        .filter_map(|r| r.outcome.as_ref().ok())
-        .collect();
-    let wins = finished
-        .iter()
-        .filter(|s| s.winner.as_deref() == Some(side))
-        .count();
-    (wins, finished.len())
 }
 
 /// How the game `record` ended for `side`.
