@@ -3,6 +3,7 @@
 //! answers resumes without searching again, and `muster duel` reports both sides.
 
 use assert_cmd::Command;
+use muster_interpreter::game::lookahead::{score, WIN};
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::world::agent::AgentKind;
 use muster_interpreter::world::agent::Budget;
@@ -188,4 +189,30 @@ fn the_search_agent_tries_the_bots_choice_first() {
         })
         .unwrap();
     assert_eq!(first_tried, bot_choice, "the first search: {}", search[0]);
+}
+
+#[test]
+fn a_blind_swords_game_scores_the_strength_kept_and_a_finished_games_result() {
+    // The series' `evaluate`: the victory margin, and a quarter of a point for each SP in the
+    // field, less morale hits; the core adds a finished game's win or loss on top of it.
+    const REBEL_AMBUSH: &str = "scenarios/sedgwick_attacks/rebel_ambush.ron";
+    let mut game = Game::from_scenario(Path::new(REBEL_AMBUSH), &GameOptions::default()).unwrap();
+    game.set_up().unwrap();
+    let union = score(&game, "union").unwrap();
+    assert_eq!(score(&game, "confederate").unwrap(), -union);
+    // A Shaken 8th AL (a morale hit: one SP less, 12.5) is a quarter of a point to the Union.
+    let _ = game.eval(r#"game.add_marker("c_8al", "shaken")"#).unwrap();
+    assert_eq!(score(&game, "union").unwrap(), union + 0.25);
+
+    game.run(None).unwrap();
+    assert!(game.over());
+    let winner = game.victory().unwrap().winner;
+    let evaluated = game.call("evaluate", vec!["union".into()]).unwrap();
+    let result = score(&game, "union").unwrap() - evaluated.as_float().unwrap();
+    let expected = match winner.as_deref() {
+        Some("union") => WIN,
+        Some(_) => -WIN,
+        None => 0.0,
+    };
+    assert_eq!(result, expected, "winner {winner:?}");
 }

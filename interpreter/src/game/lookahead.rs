@@ -20,8 +20,8 @@
 //!    the agent never knows the rolls the real game will make, and the same seed and budget give
 //!    the same game.
 //! 4. At the rollout's end the fork is scored for the side asked: `evaluate(game, side)` if the
-//!    ruleset defines it, else the side's victory points less the best of the other sides', with
-//!    a win or loss weighing [`WIN`] more when the game ended.
+//!    ruleset defines it, else the side's victory points less the best of the other sides'; either
+//!    way a win or loss weighs [`WIN`] more when the game ended.
 //! 5. The bot's choice is answered unless another option beat it under the same luck: its
 //!    rollouts' scores less the bot choice's, rollout by rollout, average more than zero and more
 //!    than [`CONFIDENCE`] standard errors. Of the options that did, the one with the greatest
@@ -232,28 +232,15 @@ fn sure_gain(scores: &[f64], bot: &[f64]) -> Option<f64> {
 }
 
 /// How good the game stands for `side`: the ruleset's `evaluate(game, side)` if it has one,
-/// else the victory margin (see the module's text).
+/// else the victory margin, with a won (or lost) game weighing [`WIN`] more (or less) either way
+/// (see the module's text).
 pub fn score(game: &Game, side: &str) -> Result<f64> {
-    if game.compiled().has_function("evaluate", 2) {
-        let v = game.call("evaluate", vec![side.into()])?;
-        return match Value::from_dynamic(&v).map_err(Error::rules)? {
-            Value::Int(i) => Ok(i as f64),
-            Value::Float(f) => Ok(f),
-            other => Err(Error::rules(format!(
-                "`evaluate(game, side)` must return a number; it returned {other:?}"
-            ))),
-        };
-    }
     let result = game.victory()?;
-    let own = result.vp.get(side).copied().unwrap_or(0);
-    let best_other = result
-        .vp
-        .iter()
-        .filter(|(s, _)| s.as_str() != side)
-        .map(|(_, v)| *v)
-        .max()
-        .unwrap_or(0);
-    let mut score = (own - best_other) as f64;
+    let mut score = if game.compiled().has_function("evaluate", 2) {
+        evaluated(game, side)?
+    } else {
+        margin(&result, side)
+    };
     if game.over() {
         match result.winner.as_deref() {
             Some(w) if w == side => score += WIN,
@@ -262,6 +249,31 @@ pub fn score(game: &Game, side: &str) -> Result<f64> {
         }
     }
     Ok(score)
+}
+
+/// The ruleset's `evaluate(game, side)`, which must be a number.
+fn evaluated(game: &Game, side: &str) -> Result<f64> {
+    let v = game.call("evaluate", vec![side.into()])?;
+    match Value::from_dynamic(&v).map_err(Error::rules)? {
+        Value::Int(i) => Ok(i as f64),
+        Value::Float(f) => Ok(f),
+        other => Err(Error::rules(format!(
+            "`evaluate(game, side)` must return a number; it returned {other:?}"
+        ))),
+    }
+}
+
+/// `side`'s victory points less the best of the other sides'.
+fn margin(result: &super::GameResult, side: &str) -> f64 {
+    let own = result.vp.get(side).copied().unwrap_or(0);
+    let best_other = result
+        .vp
+        .iter()
+        .filter(|(s, _)| s.as_str() != side)
+        .map(|(_, v)| *v)
+        .max()
+        .unwrap_or(0);
+    (own - best_other) as f64
 }
 
 /// The threads rollouts run on: one a core, each with a stack deep enough for the scripts.
