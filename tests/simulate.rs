@@ -231,6 +231,35 @@ fn a_duel_with_a_target_stops_when_the_test_settles_it() {
 }
 
 #[test]
+fn a_duel_plays_only_the_sides_named() {
+    let duel = |extra: &[&str]| {
+        let mut args = vec!["duel", SKIRMISH, "--agents", "bot,random", "--games", "4"];
+        args.extend(extra);
+        muster(&args)
+    };
+    let (every, err, code) = duel(&[]);
+    assert_eq!(code, 0, "{err}");
+    let (out, err, code) = duel(&["--side", "blue"]);
+    assert_eq!(code, 0, "{err}");
+    // The blue seat alone, played as it is in the whole duel; no total over the sides.
+    let blue = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("bot as blue"))
+            .map(str::to_string)
+    };
+    assert_eq!(blue(&out), blue(&every), "{out}");
+    assert!(blue(&out).is_some(), "{out}");
+    assert!(!out.contains("bot as red"), "{out}");
+    assert!(!out.contains("on every side"), "{out}");
+    let (_, err, code) = duel(&["--side", "green"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--side green: the scenario's sides are red, blue"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_replayed_log_in_a_batch_is_warned_about() {
     let log = std::env::temp_dir().join(format!("muster-replay-{}.jsonl", std::process::id()));
     let log_arg = log.to_str().unwrap();
