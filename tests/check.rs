@@ -26,12 +26,14 @@ fn run(args: &[&str]) -> (String, String, i32) {
 }
 
 /// A fresh copy of the project's content (rulesets, tables, scenarios) under a temporary
-/// folder named for the test.
-fn content_copy(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("muster-check-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+/// folder named for the test, removed when dropped: keep it while the test runs.
+fn content_copy(name: &str) -> tempfile::TempDir {
+    let root = tempfile::Builder::new()
+        .prefix(&format!("muster-check-{name}-"))
+        .tempdir()
+        .unwrap();
     for dir in ["rulesets", "tables", "scenarios"] {
-        copy_dir(Path::new(dir), &root.join(dir));
+        copy_dir(Path::new(dir), &root.path().join(dir));
     }
     root
 }
@@ -77,9 +79,10 @@ fn check_and_play_agree(scenario: &Path, place: &str, says: &str) {
 
 #[test]
 fn files_that_do_not_parse_are_problems() {
-    let dir = std::env::temp_dir().join(format!("muster-check-unparsed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("muster-check-unparsed-")
+        .tempdir()
+        .unwrap();
     let files = [
         ("empty.ron", "", "empty.ron:1:1: the file is empty"),
         (
@@ -100,9 +103,9 @@ fn files_that_do_not_parse_are_problems() {
         ),
     ];
     for (name, text, _) in &files {
-        std::fs::write(dir.join(name), text).unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
     }
-    let (out, _, code) = run(&["check", dir.to_str().unwrap()]);
+    let (out, _, code) = run(&["check", dir.path().to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     for (_, _, says) in &files {
         assert!(out.contains(says), "`{says}` missing in\n{out}");
@@ -112,10 +115,11 @@ fn files_that_do_not_parse_are_problems() {
 
 #[test]
 fn an_arrival_naming_a_missing_unit_is_found_before_turn_1() {
-    let root = content_copy("arrival");
+    let copy = content_copy("arrival");
+    let root = copy.path();
     let file = "scenarios/sedgwick_attacks/rebel_ambush.ron";
     let scenario = edit(
-        &root,
+        root,
         file,
         "\"c_jordan\", \"c_parker\"",
         "\"c_jordna\", \"c_parker\"",
@@ -130,9 +134,10 @@ fn an_arrival_naming_a_missing_unit_is_found_before_turn_1() {
 
 #[test]
 fn an_off_map_hex_in_scenario_data_is_found_before_turn_1() {
-    let root = content_copy("data-hex");
+    let copy = content_copy("data-hex");
+    let root = copy.path();
     let file = "scenarios/last_victory/chickamauga.ron";
-    let scenario = edit(&root, file, "\"1920\": 10", "\"1999\": 10");
+    let scenario = edit(root, file, "\"1920\": 10", "\"1999\": 10");
     let (out, _, code) = run(&["check", scenario.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(
@@ -149,9 +154,10 @@ fn an_off_map_hex_in_scenario_data_is_found_before_turn_1() {
 
 #[test]
 fn an_unknown_unit_kind_is_an_error_with_a_suggestion() {
-    let root = content_copy("kind");
+    let copy = content_copy("kind");
+    let root = copy.path();
     let file = "scenarios/last_victory/chickamauga.ron";
-    let scenario = edit(&root, file, "kind: \"infantry\"", "kind: \"infantri\"");
+    let scenario = edit(root, file, "kind: \"infantry\"", "kind: \"infantri\"");
     let (out, _, code) = run(&["check", scenario.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(
@@ -164,10 +170,11 @@ fn an_unknown_unit_kind_is_an_error_with_a_suggestion() {
 
 #[test]
 fn an_unknown_option_in_a_scenario_is_an_error_at_its_name() {
-    let root = content_copy("option");
+    let copy = content_copy("option");
+    let root = copy.path();
     let file = "scenarios/last_victory/chickamauga.ron";
     let scenario = edit(
-        &root,
+        root,
         file,
         "{\"attack_effectiveness\": true}",
         "{\"attack_efectiveness\": true}",
@@ -182,9 +189,10 @@ fn an_unknown_option_in_a_scenario_is_an_error_at_its_name() {
 
 #[test]
 fn a_missing_procedure_stops_play_before_turn_1() {
-    let root = content_copy("victory");
+    let copy = content_copy("victory");
+    let root = copy.path();
     let file = "rulesets/last_victory/victory.rhai";
-    edit(&root, file, "fn victory(game)", "fn victroy(game)");
+    edit(root, file, "fn victory(game)", "fn victroy(game)");
     let scenario = root.join("scenarios/last_victory/chickamauga.ron");
     let manifest = root.join("rulesets/last_victory/ruleset.ron");
     check_and_play_agree(
@@ -199,10 +207,11 @@ fn a_missing_procedure_stops_play_before_turn_1() {
 
 #[test]
 fn a_misspelt_ruleset_is_named_as_written() {
-    let root = content_copy("ruleset-name");
+    let copy = content_copy("ruleset-name");
+    let root = copy.path();
     let file = "scenarios/last_victory/chickamauga.ron";
     let scenario = edit(
-        &root,
+        root,
         file,
         "rulesets/last_victory\"",
         "rulesets/last_victroy\"",
@@ -218,10 +227,11 @@ fn a_misspelt_ruleset_is_named_as_written() {
 
 #[test]
 fn a_runaway_script_points_at_the_function_that_was_called() {
-    let root = content_copy("runaway");
+    let copy = content_copy("runaway");
+    let root = copy.path();
     let file = "rulesets/last_victory/sequence.rhai";
     let script = edit(
-        &root,
+        root,
         file,
         "fn game_turn(game) {",
         "fn game_turn(game) {\n    while true { }",

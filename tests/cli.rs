@@ -52,9 +52,8 @@ fn play_json_has_turns_winner_and_vp() {
 
 #[test]
 fn same_seed_same_log_file() {
-    let dir = std::env::temp_dir().join(format!("muster-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    let dir = scratch("log");
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
     for p in [&a, &b] {
         let (_, code) = stdout(&[
             "play",
@@ -281,9 +280,8 @@ fn los_prints_a_verdict() {
 
 #[test]
 fn a_failed_game_is_kept_for_resuming() {
-    let dir = std::env::temp_dir().join(format!("muster-cli-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let save = dir.join("broken.ron");
+    let dir = scratch("save");
+    let save = dir.path().join("broken.ron");
     let out = muster()
         .args([
             "play",
@@ -357,8 +355,7 @@ fn check_passes_on_the_sedgwick_content() {
 /// the same log.
 #[test]
 fn sedgwick_scenarios_play_to_the_end_the_same_way_twice() {
-    let dir = std::env::temp_dir().join(format!("muster-sed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("sed");
     for (scenario, turns) in [
         ("rebel_ambush", 9),
         ("sedgwicks_switch", 12),
@@ -367,7 +364,7 @@ fn sedgwick_scenarios_play_to_the_end_the_same_way_twice() {
         let path = format!("scenarios/sedgwick_attacks/{scenario}.ron");
         let mut logs = Vec::new();
         for run in 0..2 {
-            let log = dir.join(format!("{scenario}-{run}.jsonl"));
+            let log = dir.path().join(format!("{scenario}-{run}.jsonl"));
             let (out, code) = stdout(&[
                 "play",
                 &path,
@@ -393,9 +390,8 @@ fn sedgwick_scenarios_play_to_the_end_the_same_way_twice() {
 /// decisions included (they are logged but ask nobody, live or replayed).
 #[test]
 fn recorded_answers_replay_a_mixed_sedgwick_game() {
-    let dir = std::env::temp_dir().join(format!("muster-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    let dir = scratch("replay");
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
     let path = "scenarios/sedgwick_attacks/rebel_ambush.ron";
     let (out, code) = stdout(&[
         "play",
@@ -449,8 +445,8 @@ fn a_failed_game_is_kept_and_fails_again_when_resumed() {
     // Seed found with `muster simulate tests/fixtures/scenarios/flaky.ron --games 12`: the
     // flaky rule fires in turn 2.
     let seed = "17388166129998380965";
-    let save = std::env::temp_dir().join(format!("muster-flaky-{}.ron", std::process::id()));
-    let _ = std::fs::remove_file(&save);
+    let dir = scratch("flaky");
+    let save = dir.path().join("flaky.ron");
     let run = |args: &[&str]| {
         let out = muster().args(args).output().unwrap();
         (
@@ -485,17 +481,16 @@ fn a_failed_game_is_kept_and_fails_again_when_resumed() {
     ]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("the flaky rule fired"), "{err}");
-    let _ = std::fs::remove_file(&save);
 }
 
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 
-/// A fresh folder for one test's files.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test's files, removed when dropped: keep it while the test runs.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("muster-cli-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// `muster play ARGS` with `input` typed at the terminal: (exit status, stdout, stderr).
@@ -535,8 +530,8 @@ fn whole_log(dir: &std::path::Path) -> String {
 #[test]
 fn the_end_of_input_saves_the_game_and_resume_needs_no_scenario() {
     let dir = scratch("eof");
-    let whole = whole_log(&dir);
-    let save = dir.join("game.ron");
+    let whole = whole_log(dir.path());
+    let save = dir.path().join("game.ron");
     let save_arg = save.to_str().unwrap();
     // Four answers, then the end of input (Ctrl-D) in turn 2: saved, no error, exit 0.
     let (code, _, err) = play_blue(&["--save", save_arg], "1\n1\n1\n1\n");
@@ -548,11 +543,11 @@ fn the_end_of_input_saves_the_game_and_resume_needs_no_scenario() {
         "{err}"
     );
     assert!(!err.contains("error"), "{err}");
-    let copy = dir.join("copy.ron");
+    let copy = dir.path().join("copy.ron");
     std::fs::copy(&save, &copy).unwrap();
     // Resumed without the scenario, the saved person plays blue on, and the game is the one
     // never interrupted.
-    let log = dir.join("resumed.jsonl");
+    let log = dir.path().join("resumed.jsonl");
     let (code, _, err) = play_typing(
         &["--resume", save_arg, "-q", "--log", log.to_str().unwrap()],
         &first_options(),
@@ -578,7 +573,7 @@ fn quit_at_the_prompt_saves_in_the_current_folder() {
     // `muster play ARGS` in `dir`, `input` typed: the human answers then in its save, and stderr.
     let quit_in_dir = |args: &[&str], input: &str| {
         let out = muster()
-            .current_dir(&dir)
+            .current_dir(dir.path())
             .arg("play")
             .args(args)
             .write_stdin(input.to_string())
@@ -586,7 +581,7 @@ fn quit_at_the_prompt_saves_in_the_current_folder() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         assert_eq!(out.status.code(), Some(0), "{err}");
-        let text = std::fs::read_to_string(dir.join("muster-save.ron")).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("muster-save.ron")).unwrap();
         (text.matches("agent: \"human\"").count(), err)
     };
     let scenario = scenario.to_str().unwrap();
@@ -616,7 +611,7 @@ fn a_person_plays_either_side_of_longstreet_attacks() {
     const ANSWERS: usize = 30;
     for side in ["union", "confederate"] {
         let dir = scratch(&format!("roc-{side}"));
-        let save = dir.join("game.ron");
+        let save = dir.path().join("game.ron");
         let agent = format!("{side}=human");
         let args = [
             LONGSTREET,
@@ -660,17 +655,16 @@ fn a_person_plays_either_side_of_longstreet_attacks() {
                 .any(|(_, k)| !command.iter().any(|c| k.starts_with(c))),
             "{side}: {answers:?}"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
 #[test]
 fn undo_at_the_prompt_takes_the_last_answer_back() {
     let dir = scratch("undo");
-    let whole = whole_log(&dir);
+    let whole = whole_log(dir.path());
     // Blue's second answer is 5, then taken back and answered 1: the game is the one where blue
     // answered 1 throughout.
-    let log = dir.join("undone.jsonl");
+    let log = dir.path().join("undone.jsonl");
     let typed = format!("undo\n1\n5\nundo\n{}", first_options());
     let (code, _, err) = play_blue(&["--log", log.to_str().unwrap()], &typed);
     assert_eq!(code, Some(0), "{err}");
@@ -685,7 +679,7 @@ fn undo_at_the_prompt_takes_the_last_answer_back() {
 #[test]
 fn resume_refuses_another_scenario_or_seed() {
     let dir = scratch("refuse");
-    let save = dir.join("game.ron");
+    let save = dir.path().join("game.ron");
     let save_arg = save.to_str().unwrap();
     let (code, _, err) = play_typing(
         &[SKIRMISH, "--agent", "blue=human", "-q", "--save", save_arg],
@@ -716,7 +710,7 @@ fn ctrl_c_at_the_prompt_saves_the_game() {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
     let dir = scratch("ctrl-c");
-    let save = dir.join("game.ron");
+    let save = dir.path().join("game.ron");
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("muster"))
         .args([
             "play",
@@ -915,10 +909,9 @@ fn profile_lines_says_how_to_get_a_build_that_can() {
 
 #[test]
 fn render_draws_a_scenario_and_a_save_where_it_stopped() {
-    let dir = std::env::temp_dir().join(format!("muster-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("render");
     let scenario = "tests/demo/scenarios/demo/skirmish.ron";
-    let start = dir.join("start.svg");
+    let start = dir.path().join("start.svg");
     let code = muster()
         .args(["render", scenario, "-o", start.to_str().unwrap()])
         .output()
@@ -929,7 +922,7 @@ fn render_draws_a_scenario_and_a_save_where_it_stopped() {
     let start = std::fs::read_to_string(&start).unwrap();
     assert!(start.contains(r#"<g class="unit" data-unit="#), "{start}");
     // A person answers three decisions and quits: the save holds them.
-    let save = dir.join("game.ron");
+    let save = dir.path().join("game.ron");
     let out = muster()
         .args(["play", scenario, "--agent", "red=human", "--save"])
         .arg(&save)
@@ -965,15 +958,13 @@ fn render_draws_a_scenario_and_a_save_where_it_stopped() {
     assert_eq!(code, 2);
     let (_, code) = stdout(&["render", scenario, "--hex-size", "0"]);
     assert_eq!(code, 2);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn render_draws_a_logged_game_after_any_record_and_replay_writes_its_page() {
-    let dir = std::env::temp_dir().join(format!("muster-render-log-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("render-log");
     let scenario = "tests/demo/scenarios/demo/skirmish.ron";
-    let log = dir.join("game.jsonl");
+    let log = dir.path().join("game.jsonl");
     let (_, code) = stdout(&[
         "play",
         scenario,
@@ -1019,7 +1010,7 @@ fn render_draws_a_logged_game_after_any_record_and_replay_writes_its_page() {
     assert_eq!(code, 2);
     assert_eq!(stdout(&["render", scenario, "--at", "1"]).1, 2);
     // The page of the same game, from the log.
-    let page = dir.join("game.html");
+    let page = dir.path().join("game.html");
     let (out, code) = stdout(&[
         "replay",
         log.to_str().unwrap(),
@@ -1034,7 +1025,7 @@ fn render_draws_a_logged_game_after_any_record_and_replay_writes_its_page() {
         "nothing is fetched"
     );
     // A log without its header line cannot be played again: an error at the file.
-    let bare = dir.join("bare.jsonl");
+    let bare = dir.path().join("bare.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     std::fs::write(&bare, text.split_once('\n').unwrap().1).unwrap();
     let out = muster()
@@ -1048,19 +1039,18 @@ fn render_draws_a_logged_game_after_any_record_and_replay_writes_its_page() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no header line"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn play_shows_a_person_the_board_and_keeps_it_as_svg() {
     let dir = scratch("board");
-    let board = dir.join("board.svg");
+    let board = dir.path().join("board.svg");
     let (code, _, err) = play_blue(
         &[
             "--board",
             board.to_str().unwrap(),
             "--save",
-            dir.join("game.ron").to_str().unwrap(),
+            dir.path().join("game.ron").to_str().unwrap(),
         ],
         "2\nquit\n",
     );
@@ -1092,9 +1082,9 @@ fn play_shows_a_person_the_board_and_keeps_it_as_svg() {
     let (code, _, err) = play_blue(
         &[
             "--board",
-            dir.join("no/such/dir.svg").to_str().unwrap(),
+            dir.path().join("no/such/dir.svg").to_str().unwrap(),
             "--save",
-            dir.join("game.ron").to_str().unwrap(),
+            dir.path().join("game.ron").to_str().unwrap(),
         ],
         "quit\n",
     );

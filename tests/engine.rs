@@ -35,10 +35,14 @@ fn decisions_by(log: &str, side: &str, agent: &str) -> usize {
         .count()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path named `name` in a fresh temp folder, and the folder, which is removed when dropped:
+/// keep it as long as the path is used.
+fn temp(name: &str) -> (PathBuf, tempfile::TempDir) {
+    let dir = tempfile::Builder::new()
+        .prefix("muster-engine-")
+        .tempdir()
+        .unwrap();
+    (dir.path().join(name), dir)
 }
 
 #[test]
@@ -66,7 +70,7 @@ fn whole_game_log_snapshot() {
 #[test]
 fn a_saved_game_resumes_identically() {
     let (whole, whole_result) = play(3, opts(3));
-    let save = temp("resume.ron");
+    let (save, _dir) = temp("resume.ron");
     let mut g = Game::from_scenario(Path::new(SKIRMISH), &opts(3)).unwrap();
     g.set_up().unwrap();
     for _ in 0..3 {
@@ -93,7 +97,7 @@ fn recorded_answers_replay_a_random_game() {
         ..opts(11)
     };
     let (original, result) = play(11, random);
-    let log = temp("random.jsonl");
+    let (log, _dir) = temp("random.jsonl");
     std::fs::write(&log, original.log().to_jsonl()).unwrap();
     let replay = GameOptions {
         agents: ["red", "blue"]
@@ -121,7 +125,7 @@ fn recorded_answers_replay_a_random_game() {
 
 #[test]
 fn an_illegal_replayed_answer_is_an_error() {
-    let log = temp("illegal.jsonl");
+    let (log, _dir) = temp("illegal.jsonl");
     std::fs::write(&log, "{\"seq\":0,\"turn\":1,\"type\":\"decision\",\"side\":\"red\",\"kind\":\"move\",\"choice\":999,\"label\":\"x\",\"agent\":\"human\"}\n").unwrap();
     let o = GameOptions {
         agents: [(
@@ -324,10 +328,13 @@ fn scripts_import_only_from_inside_rulesets() {
 
 /// A throwaway copy of the `flaky` fixture ruleset under `rulesets/NAME` in a fresh folder, its
 /// manifest given `extra` entries, with the demo map and a scenario beside it: (scenario, root).
-fn scratch_ruleset(name: &str, extra: &str) -> (PathBuf, PathBuf) {
-    let root = std::env::temp_dir().join(format!("muster-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let dir = root.join("rulesets").join(name);
+/// The root is removed when dropped.
+fn scratch_ruleset(name: &str, extra: &str) -> (PathBuf, tempfile::TempDir) {
+    let root = tempfile::Builder::new()
+        .prefix(&format!("muster-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = root.path().join("rulesets").join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
         "tests/fixtures/rulesets/flaky/main.rhai",
@@ -341,10 +348,10 @@ fn scratch_ruleset(name: &str, extra: &str) -> (PathBuf, PathBuf) {
     .unwrap();
     std::fs::copy(
         "tests/demo/scenarios/demo/maps/field.ron",
-        root.join("field.ron"),
+        root.path().join("field.ron"),
     )
     .unwrap();
-    let scenario = root.join("scenario.ron");
+    let scenario = root.path().join("scenario.ron");
     std::fs::write(
         &scenario,
         format!("Scenario(name: \"scratch\", ruleset: \"rulesets/{name}\", map: \"field.ron\", last_turn: 1)\n"),
@@ -402,17 +409,17 @@ fn values_that_would_crash_or_hang_the_engine_are_refused_at_load_with_their_pla
         ),
     ];
     for (name, extra, want) in cases {
-        let (scenario, root) = scratch_ruleset(name, extra);
+        let (scenario, _root) = scratch_ruleset(name, extra);
         let err = load_error(&scenario);
         assert!(err.contains(want), "{name}: {err}");
-        let _ = std::fs::remove_dir_all(root);
     }
 }
 
 #[cfg(unix)]
 #[test]
 fn a_link_inside_rulesets_does_not_lead_an_import_out_of_it() {
-    let (scenario, root) = scratch_ruleset("linked", "");
+    let (scenario, dir) = scratch_ruleset("linked", "");
+    let root = dir.path();
     std::fs::create_dir_all(root.join("outside")).unwrap();
     std::fs::write(
         root.join("outside").join("secret.rhai"),
@@ -435,5 +442,4 @@ fn a_link_inside_rulesets_does_not_lead_an_import_out_of_it() {
     let err = g.run(None).unwrap_err().to_string();
     assert!(err.contains("leads outside rulesets/"), "{err}");
     assert!(!g.log().narration().contains("stolen"));
-    let _ = std::fs::remove_dir_all(root);
 }

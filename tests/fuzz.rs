@@ -445,7 +445,8 @@ fn mutate(b: &mut Vec<u8>, rng: &mut Rng, content: &Content) -> String {
 
 /// A worker's copy of the content folders, in which one file at a time is mutated.
 struct Tree {
-    root: PathBuf,
+    /// Removed when the worker ends; an abort leaves it, and the case in it, behind.
+    root: tempfile::TempDir,
     /// Compiled unmutated rulesets by folder, for games whose mutated file is no input of
     /// the ruleset.
     compiled: std::cell::RefCell<std::collections::HashMap<PathBuf, Rc<CompiledRuleset>>>,
@@ -453,11 +454,13 @@ struct Tree {
 
 impl Tree {
     fn new(content: &Content, worker: usize) -> Tree {
-        let root =
-            std::env::temp_dir().join(format!("muster-fuzz-{}-{worker}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        // Named for the process and worker, so that the case an abort leaves is found.
+        let root = tempfile::Builder::new()
+            .prefix(&format!("muster-fuzz-{}-{worker}-", std::process::id()))
+            .tempdir()
+            .unwrap();
         for (f, bytes) in content.files.iter().zip(&content.originals) {
-            let p = root.join(f);
+            let p = root.path().join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, bytes).unwrap();
         }
@@ -465,12 +468,6 @@ impl Tree {
             root,
             compiled: std::cell::RefCell::default(),
         }
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -510,7 +507,7 @@ enum Ending {
 /// script or manifest through its ruleset folder; a script outside any ruleset folder (an
 /// imported helper) through the scenario that plays it.
 fn check_target(tree: &Tree, rel: &Path, scenario: &Path) -> PathBuf {
-    let own = tree.root.join(rel);
+    let own = tree.root.path().join(rel);
     let is_ron = rel.extension().is_some_and(|e| e == "ron");
     if is_ron && rel.file_name().is_some_and(|n| n != "ruleset.ron") {
         return own;
@@ -524,7 +521,7 @@ fn check_target(tree: &Tree, rel: &Path, scenario: &Path) -> PathBuf {
 /// Runs `check` on the mutated file, then a short game of its scenario if check passes.
 fn run_case(tree: &Tree, content: &Content, plan: &Plan) -> Ending {
     let rel = &content.files[plan.file];
-    let scenario = tree.root.join(scenario_for(rel, plan.pick));
+    let scenario = tree.root.path().join(scenario_for(rel, plan.pick));
     let problems = check_path(&check_target(tree, rel, &scenario));
     // Every message is formatted, as `muster check` prints it.
     let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
@@ -656,11 +653,11 @@ fn worker(shared: &Shared, w: usize) {
         }
         let plan = Plan::new(shared.seed, case, &shared.content);
         let rel = &shared.content.files[plan.file];
-        let path = tree.root.join(rel);
+        let path = tree.root.path().join(rel);
         std::fs::write(&path, &plan.bytes).unwrap();
         // Written before the case runs, so that an abort (a stack overflow) leaves it behind.
         let _ = std::fs::write(
-            tree.root.join("current-case.txt"),
+            tree.root.path().join("current-case.txt"),
             plan.describe(&shared.content),
         );
         if repro() {
@@ -832,21 +829,17 @@ const DEMO_CRT: &str = "tests/demo/tables/demo/crt.ron";
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 
 /// `file` with `from` replaced by `to` (which must occur), written to a fresh temp folder; the
-/// messages `check` gives for it.
+/// messages `check` gives for it, and the path they name (the folder is gone by then).
 fn check_edited(file: &str, from: &str, to: &str) -> (PathBuf, Vec<String>) {
     let text = std::fs::read_to_string(file).unwrap();
     assert!(text.contains(from), "{file} holds no `{from}`");
-    static N: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "muster-fuzz-regression-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(Path::new(file).file_name().unwrap());
+    let dir = tempfile::Builder::new()
+        .prefix("muster-fuzz-regression-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(Path::new(file).file_name().unwrap());
     std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
     let errors = check_path(&path).iter().map(ToString::to_string).collect();
-    let _ = std::fs::remove_dir_all(&dir);
     (path, errors)
 }
 

@@ -13,10 +13,14 @@ use std::rc::Rc;
 
 const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path named `name` in a fresh temp folder, and the folder, which is removed when dropped:
+/// keep it as long as the path is used.
+fn temp(name: &str) -> (PathBuf, tempfile::TempDir) {
+    let dir = tempfile::Builder::new()
+        .prefix("muster-save-")
+        .tempdir()
+        .unwrap();
+    (dir.path().join(name), dir)
 }
 
 /// Red played by `red`, blue by a person.
@@ -129,7 +133,7 @@ fn a_game_saved_mid_turn_at_the_terminal_resumes_as_the_game_never_interrupted()
     for (red, name) in [(AgentKind::Bot, "bot"), (AgentKind::Random, "random")] {
         let (whole, result) = whole_game(red.clone());
         // Blue's fifth question comes in turn 2, after red's moves of that turn.
-        let save = temp(&format!("mid-turn-{name}.ron"));
+        let (save, _dir) = temp(&format!("mid-turn-{name}.ron"));
         let stopped = saved_at(red, 4, &save);
         let log = stopped.log();
         let records = log.records();
@@ -232,7 +236,7 @@ fn undo_at_the_terminal_gives_the_game_without_the_answer_taken_back() {
 #[test]
 fn a_save_whose_bot_or_random_answer_was_changed_does_not_replay() {
     for (red, name) in [(AgentKind::Bot, "bot"), (AgentKind::Random, "random")] {
-        let save = temp(&format!("edited-{name}.ron"));
+        let (save, _dir) = temp(&format!("edited-{name}.ron"));
         drop(saved_at(red, 4, &save));
         let mut file = SaveFile::load(&save).unwrap();
         let k = file.answers.iter().rposition(|a| a.agent == name).unwrap();
@@ -255,7 +259,7 @@ fn a_save_whose_bot_or_random_answer_was_changed_does_not_replay() {
 #[test]
 fn a_save_with_answers_left_when_the_game_is_over_does_not_replay() {
     let (whole, _) = whole_game(AgentKind::Bot);
-    let save = temp("too-many.ron");
+    let (save, _dir) = temp("too-many.ron");
     whole.save(&save).unwrap();
     let mut file = SaveFile::load(&save).unwrap();
     let last = file.answers.last().unwrap().clone();
@@ -271,7 +275,7 @@ fn a_save_with_answers_left_when_the_game_is_over_does_not_replay() {
 
 #[test]
 fn a_save_of_an_older_muster_is_refused_plainly() {
-    let save = temp("format-1.ron");
+    let (save, _dir) = temp("format-1.ron");
     std::fs::write(
         &save,
         "(scenario: \"x.ron\", state: (), dice: (), agent_stream: (), set_up: true, log: \"\")\n",
@@ -300,11 +304,10 @@ fn copy_dir(from: &Path, to: &Path) {
 #[test]
 fn a_game_saved_on_rules_since_changed_resumes_with_a_warning_and_is_checked() {
     // A copy of the demo, so that its rules can change under the save.
-    let root = temp("changed-rules");
-    let _ = std::fs::remove_dir_all(&root);
+    let (root, dir) = temp("changed-rules");
     copy_dir(Path::new("tests/demo"), &root);
     let scenario = root.join("scenarios/demo/skirmish.ron");
-    let save = temp("changed-rules.ron");
+    let save = dir.path().join("changed-rules.ron");
     let mut g = Game::from_scenario(&scenario, &opts(AgentKind::Bot)).unwrap();
     script(
         &mut g,
@@ -343,5 +346,4 @@ fn a_game_saved_on_rules_since_changed_resumes_with_a_warning_and_is_checked() {
         err.contains("the saved game no longer replays on these rules: decision 1, red's `move"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }

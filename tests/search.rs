@@ -112,9 +112,11 @@ fn the_same_seed_and_budget_give_the_same_game() {
 
 #[test]
 fn a_saved_game_resumes_with_the_searched_answers() {
-    let dir = std::env::temp_dir().join(format!("muster-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let save = dir.join("searched.ron");
+    let dir = tempfile::Builder::new()
+        .prefix("muster-search-")
+        .tempdir()
+        .unwrap();
+    let save = dir.path().join("searched.ron");
     let mut g = searching(5, 4);
     let result = g.run(Some(&save)).unwrap();
     let text = std::fs::read_to_string(&save).unwrap();

@@ -55,8 +55,10 @@ fn the_report_is_the_same_for_one_and_two_jobs() {
 
 #[test]
 fn merged_shards_equal_the_whole_run() {
-    let dir = std::env::temp_dir().join(format!("muster-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("muster-sim-")
+        .tempdir()
+        .unwrap();
     let run = [
         "simulate",
         SKIRMISH,
@@ -71,7 +73,7 @@ fn merged_shards_equal_the_whole_run() {
     let whole = report(&run);
     let mut files = Vec::new();
     for k in 1..=3 {
-        let f = dir.join(format!("shard{k}.json"));
+        let f = dir.path().join(format!("shard{k}.json"));
         let shard = format!("{k}/3");
         let mut args = run.to_vec();
         args.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
@@ -109,6 +111,11 @@ fn failing_games_are_reported_and_reproduced() {
         .as_str()
         .unwrap()
         .contains("the flaky rule fired"));
+    // The failed game is saved, as always: in a folder removed at the end of the test.
+    let dir = tempfile::Builder::new()
+        .prefix("muster-sim-flaky-")
+        .tempdir()
+        .unwrap();
     let (_, err, code) = muster(&[
         "play",
         scenario,
@@ -116,10 +123,7 @@ fn failing_games_are_reported_and_reproduced() {
         &seed,
         "-q",
         "--save",
-        std::env::temp_dir()
-            .join("flaky-save.ron")
-            .to_str()
-            .unwrap(),
+        dir.path().join("flaky-save.ron").to_str().unwrap(),
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("the flaky rule fired"), "{err}");
@@ -261,7 +265,11 @@ fn a_duel_plays_only_the_sides_named() {
 
 #[test]
 fn a_replayed_log_in_a_batch_is_warned_about() {
-    let log = std::env::temp_dir().join(format!("muster-replay-{}.jsonl", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("muster-replay-")
+        .tempdir()
+        .unwrap();
+    let log = dir.path().join("replay.jsonl");
     let log_arg = log.to_str().unwrap();
     let (_, err, code) = muster(&["play", SKIRMISH, "--seed", "3", "-q", "--log", log_arg]);
     assert_eq!(code, 0, "{err}");
@@ -280,5 +288,4 @@ fn a_replayed_log_in_a_batch_is_warned_about() {
         "simulate", SKIRMISH, "--games", "1", "--agent", &agent, "--json",
     ]);
     assert!(!err.contains("warning"), "{err}");
-    let _ = std::fs::remove_file(&log);
 }

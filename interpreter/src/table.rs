@@ -711,9 +711,11 @@ mod tests {
 
     #[test]
     fn bad_cell_is_an_error_at_its_place() {
-        let dir = std::env::temp_dir().join(format!("muster-table-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("bad.ron");
+        let dir = tempfile::Builder::new()
+            .prefix("muster-table-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("bad.ron");
         std::fs::write(&path, "Table(\n  name: \"t\",\n  columns: [\"a\", \"b\"],\n  rows: [\n    (\"1\", [\"Ae\", \"D %\"]),\n  ],\n)\n").unwrap();
         let err = Tables::default().load(&path).unwrap_err().to_string();
         assert!(

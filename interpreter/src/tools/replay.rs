@@ -731,9 +731,11 @@ mod tests {
         let seen = Rc::new(RefCell::new(Vec::new()));
         game.set_watcher(Box::new(Snapshots(seen.clone())));
         game.run(None).unwrap();
-        let dir = std::env::temp_dir().join(format!("muster-replay-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let log = dir.join("demo.jsonl");
+        let dir = tempfile::Builder::new()
+            .prefix("muster-replay-")
+            .tempdir()
+            .unwrap();
+        let log = dir.path().join("demo.jsonl");
         let text = format!("{}{}", game.log_header().to_line(), game.log().to_jsonl());
         std::fs::write(&log, text).unwrap();
         let (again, recording) = replay(&log).unwrap();
@@ -755,6 +757,5 @@ mod tests {
         let page = recording.page(&again, "demo");
         assert!(page.contains("<g id=\"L0\">") && page.contains("const DATA = {"));
         assert!(!page.contains("/*DATA*/") && !page.contains("<!--SVG-->"));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }
