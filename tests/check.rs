@@ -133,6 +133,20 @@ fn an_arrival_naming_a_missing_unit_is_found_before_turn_1() {
 }
 
 #[test]
+fn a_bot_position_off_the_map_is_found_before_turn_1() {
+    let copy = content_copy("bot-position");
+    let root = copy.path();
+    let file = "scenarios/sedgwick_attacks/rebel_ambush.ron";
+    let scenario = edit(root, file, "\"2513\", \"2614\"]", "\"2513\", \"2699\"]");
+    let line = line_of(&scenario, |l| l.contains("2699"));
+    check_and_play_agree(
+        &scenario,
+        &format!("{}:{line}:63", scenario.display()),
+        "`bot_positions` posts brigade `wilcox` to `2699`, which is not a hex of the map",
+    );
+}
+
+#[test]
 fn an_off_map_hex_in_scenario_data_is_found_before_turn_1() {
     let copy = content_copy("data-hex");
     let root = copy.path();

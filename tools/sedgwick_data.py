@@ -499,9 +499,13 @@ def main():
                               "union_fatigue"]},
              (2, 1), (2, 1),
              {"mclaws_hold": '{"hexrow": 12, "brigades": ["kershaw", "semmes", "mahone", "wofford"]}',
-              "automatic_division_turns": '{"union": [1]}', "bonus_vp": '{"union": 5}'},
+              "automatic_division_turns": '{"union": [1]}', "bonus_vp": '{"union": 5}',
+              "bot_positions": '{"wilcox": ["2414", "2313", "2513", "2614"]}'},
              ["The units set up on the east edge 'enter in the hex assigned' (16.1): they start there.",
-              "Newton's Division holds Wheaton and Browne here; Brooks holds Bartlett, Brown, Russell."])
+              "Newton's Division holds Wheaton and Browne here; Brooks holds Bartlett, Brown, Russell.",
+              "designed: bot_positions, the bots' plan: Wilcox's delaying force falls back on 2414 and the",
+              "gap in the improved positions beside it, between Mahone and Wofford (the ambush of 16.1's",
+              "text). A player may do otherwise; the bots' moves are not rules."])
     # 16.2 Sedgwick's Switch
     setup = [
         s("8th AL", C, "2207"), s("9th AL-a", C, "2205"), s("9th AL-b", C, "2205"),
