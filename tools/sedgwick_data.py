@@ -565,10 +565,14 @@ def main():
               "confederate": ["cic:wilcox_cic", "brigade:wilcox", "firefight", "rally", "command_confusion",
                               "anv_vets", "rebel_yell", "good_ground", "union_fatigue", "union_fatigue",
                               "brigade_reserve_movement", "double_time"]},
-             (2, 2), (2, 2), {"bonus_vp": "{}"},
+             (2, 2), (2, 2), {"bonus_vp": "{}",
+                              "bot_positions": '{"wilcox": ["2814", "2713", "2913", "2714"]}'},
              ["16.3 lists the NJ regiments under 'Browne's Brigade'; they are Brown's Brigade (16.1, 16.2),",
               "which serves under Newton's chit here because Brooks' Division does not enter.",
-              "16.3 names a 'Burnham' chit beside the division chits: Burnham's Light Division answers to it."],
+              "16.3 names a 'Burnham' chit beside the division chits: Burnham's Light Division answers to it.",
+              "designed: bot_positions, the bots' plan: Wilcox's brigade, set up far forward, falls back on",
+              "Salem Church (2814) and the ridge beside it, where McLaws' brigades come up. A player may",
+              "do otherwise; the bots' moves are not rules."],
              division_of={"brown": "newton"})
 
 
