@@ -113,36 +113,49 @@ fn files_that_do_not_parse_are_problems() {
     assert!(out.contains("5 problems found"), "{out}");
 }
 
-#[test]
-fn an_arrival_naming_a_missing_unit_is_found_before_turn_1() {
-    let copy = content_copy("arrival");
-    let root = copy.path();
-    let file = "scenarios/sedgwick_attacks/rebel_ambush.ron";
-    let scenario = edit(
-        root,
-        file,
-        "\"c_jordan\", \"c_parker\"",
-        "\"c_jordna\", \"c_parker\"",
-    );
-    let line = line_of(&scenario, |l| l.contains("c_jordna"));
+/// Writes `to` over `from` in a copy of the content's `file`, and checks that `check` and `play`
+/// both stop before turn 1 saying `says` at `column` of the edited line.
+fn an_edit_is_found_before_turn_1(file: &str, from: &str, to: &str, column: usize, says: &str) {
+    let copy = content_copy("edit");
+    let scenario = edit(copy.path(), file, from, to);
+    let line = line_of(&scenario, |l| l.contains(to));
     check_and_play_agree(
         &scenario,
-        &format!("{}:{line}:52", scenario.display()),
+        &format!("{}:{line}:{column}", scenario.display()),
+        says,
+    );
+}
+
+#[test]
+fn an_arrival_naming_a_missing_unit_is_found_before_turn_1() {
+    an_edit_is_found_before_turn_1(
+        "scenarios/sedgwick_attacks/rebel_ambush.ron",
+        "\"c_jordan\", \"c_parker\"",
+        "\"c_jordna\", \"c_parker\"",
+        52,
         "the arrival on turn 5 names unit `c_jordna`, which the scenario does not have",
     );
 }
 
 #[test]
 fn a_bot_position_off_the_map_is_found_before_turn_1() {
-    let copy = content_copy("bot-position");
-    let root = copy.path();
-    let file = "scenarios/sedgwick_attacks/rebel_ambush.ron";
-    let scenario = edit(root, file, "\"2513\", \"2614\"]", "\"2513\", \"2699\"]");
-    let line = line_of(&scenario, |l| l.contains("2699"));
-    check_and_play_agree(
-        &scenario,
-        &format!("{}:{line}:63", scenario.display()),
+    an_edit_is_found_before_turn_1(
+        "scenarios/sedgwick_attacks/rebel_ambush.ron",
+        "\"2513\", \"2614\"]",
+        "\"2513\", \"2699\"]",
+        63,
         "`bot_positions` posts brigade `wilcox` to `2699`, which is not a hex of the map",
+    );
+}
+
+#[test]
+fn a_strength_value_that_is_not_a_number_is_found_before_turn_1() {
+    an_edit_is_found_before_turn_1(
+        "scenarios/sedgwick_attacks/keep_going_boys.ron",
+        "\"sp_value\": 1.0",
+        "\"sp_value\": -1.0",
+        10,
+        "`sp_value` is -1.0; it must be a number of victory points, 0 or more",
     );
 }
 

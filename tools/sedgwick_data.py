@@ -535,9 +535,11 @@ def main():
               "confederate": ["cic:wilcox_cic", "brigade:wilcox", "firefight", "rally", "anv_vets",
                               "rebel_yell", "good_ground", "union_fatigue", "union_fatigue",
                               "command_confusion"]},
-             (2, 1), (2, 2), {"bonus_vp": "{}"},
+             (2, 1), (2, 2), {"bonus_vp": "{}", "sp_value": "0.5"},
              ["16.2 puts a '14th SC' in Kershaw's Brigade at 2638; 16.1 and 16.3 have the 15th SC and",
-              "no 14th SC, so the 15th SC sets up there."])
+              "no 14th SC, so the 15th SC sets up there.",
+              "designed: sp_value, what the search agent counts an SP kept, fitted to bot games (see",
+              "docs/search.md)."])
     # 16.3 Keep Going Boys
     setup = [
         s("8th AL", C, "2107"), s("9th AL-a", C, "2306"), s("9th AL-b", C, "2306"),
@@ -566,13 +568,16 @@ def main():
                               "anv_vets", "rebel_yell", "good_ground", "union_fatigue", "union_fatigue",
                               "brigade_reserve_movement", "double_time"]},
              (2, 2), (2, 2), {"bonus_vp": "{}",
-                              "bot_positions": '{"wilcox": ["2814", "2713", "2913", "2714"]}'},
+                              "bot_positions": '{"wilcox": ["2814", "2713", "2913", "2714"]}',
+                              "sp_value": "1.0"},
              ["16.3 lists the NJ regiments under 'Browne's Brigade'; they are Brown's Brigade (16.1, 16.2),",
               "which serves under Newton's chit here because Brooks' Division does not enter.",
               "16.3 names a 'Burnham' chit beside the division chits: Burnham's Light Division answers to it.",
               "designed: bot_positions, the bots' plan: Wilcox's brigade, set up far forward, falls back on",
               "Salem Church (2814) and the ridge beside it, where McLaws' brigades come up. A player may",
-              "do otherwise; the bots' moves are not rules."],
+              "do otherwise; the bots' moves are not rules.",
+              "designed: sp_value, what the search agent counts an SP kept, fitted to bot games (see",
+              "docs/search.md): 16.3 is long, and strength kept turns into points over many turns."],
              division_of={"brown": "newton"})
 
 
