@@ -10,30 +10,38 @@
 //! points and what the ruleset's `FUNCTION(game, side)` returns (a number, such as Blind Swords'
 //! `strength_kept`), and last the game's winner (`draw` if none). Two sides only.
 
-use muster_interpreter::game::{Game, GameOptions};
-use muster_interpreter::host::compiled::CompiledRuleset;
-use muster_interpreter::scenario::Scenario;
+use muster_interpreter::game::{Game, GameOptions, Loaded};
+use std::io::Write;
 use std::path::Path;
-use std::rc::Rc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let [_, scenario, games, function] = args.as_slice() else {
         return Err("usage: turn_scores SCENARIO GAMES FUNCTION".into());
     };
-    let scenario = Scenario::load(Path::new(scenario))?;
-    let ruleset = Rc::new(CompiledRuleset::load(&scenario.ruleset_dir())?);
-    let sides = ruleset.ruleset().sides.clone();
+    // The ruleset compiled and its rules bound to the map once, for every game.
+    let loaded = Loaded::load(Path::new(scenario))?;
+    let sides = loaded.ruleset.ruleset().sides.clone();
     let [first, second] = sides.as_slice() else {
         return Err(format!("the ruleset has {} sides; this needs two", sides.len()).into());
     };
-    println!("seed,turn,{first}_vp,{first}_{function},{second}_vp,{second}_{function},winner");
+    // Written, not printed: a reader that stops early (`| head`) ends the run with an error.
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "seed,turn,{first}_vp,{first}_{function},{second}_vp,{second}_{function},winner"
+    )?;
     for seed in 1..=games.parse::<u64>()? {
         let opts = GameOptions {
             seed,
             ..GameOptions::default()
         };
-        let mut game = Game::start(&scenario, ruleset.clone(), &opts)?;
+        let mut game = Game::start_on(
+            &loaded.scenario,
+            loaded.ruleset.clone(),
+            loaded.bound.clone(),
+            &opts,
+        )?;
         let mut rows = Vec::new();
         while !game.over() {
             game.play_turn()?;
@@ -54,7 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let winner = game.victory()?.winner.unwrap_or_else(|| "draw".into());
         for row in rows {
-            println!("{row},{winner}");
+            writeln!(out, "{row},{winner}")?;
         }
     }
     Ok(())
