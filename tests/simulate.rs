@@ -264,6 +264,72 @@ fn a_duel_plays_only_the_sides_named() {
 }
 
 #[test]
+fn a_duel_kept_in_a_file_goes_on_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("duel.json");
+    let file = file.to_str().unwrap();
+    let duel = |games: &str, out: Option<&str>| {
+        let mut args = vec![
+            "duel",
+            SKIRMISH,
+            "--agents",
+            "bot,random",
+            "--games",
+            games,
+            "--seed",
+            "3",
+        ];
+        if let Some(f) = out {
+            args.extend(["--out", f]);
+        }
+        let (out, err, code) = muster(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        (out, err)
+    };
+    let (whole, _) = duel("10", None);
+    // Six games, then four more taken on from the file: the same as ten in one run.
+    duel("6", Some(file));
+    let (resumed, err) = duel("10", Some(file));
+    assert_eq!(resumed, whole);
+    assert!(err.contains("bot as red: 6 games taken up from"), "{err}");
+    assert!(err.contains("bot as blue: 6 games taken up from"), "{err}");
+    // The games are read from the file, not played again: a game the file says red lost stays
+    // lost.
+    let mut kept: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let seat = &mut kept["seats"][0];
+    assert_eq!(seat["side"], "red");
+    assert_eq!(seat["records"].as_array().unwrap().len(), 10);
+    for r in seat["records"].as_array_mut().unwrap() {
+        r["outcome"]["Ok"]["winner"] = Value::from("blue");
+    }
+    std::fs::write(file, kept.to_string()).unwrap();
+    let (edited, _) = duel("10", Some(file));
+    assert!(
+        edited.contains("bot as red            wins    0 of   10"),
+        "{edited}"
+    );
+    // Games played under other rules are not taken up, and the file is left as it was.
+    kept["rules"] = Value::from("0000");
+    std::fs::write(file, kept.to_string()).unwrap();
+    let (_, err, code) = muster(&[
+        "duel",
+        SKIRMISH,
+        "--agents",
+        "bot,random",
+        "--games",
+        "10",
+        "--out",
+        file,
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("duel.json: its games were played under other rules"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(file).unwrap(), kept.to_string());
+}
+
+#[test]
 fn a_replayed_log_in_a_batch_is_warned_about() {
     let dir = tempfile::Builder::new()
         .prefix("muster-replay-")

@@ -222,9 +222,15 @@ impl Scenario {
         relative_to(&self.path, &self.file.ruleset)
     }
 
+    /// The map file.
+    #[must_use]
+    pub fn map_path(&self) -> PathBuf {
+        relative_to(&self.path, &self.file.map)
+    }
+
     /// Loads the scenario's map.
     pub fn load_map(&self) -> Result<Map> {
-        let p = relative_to(&self.path, &self.file.map);
+        let p = self.map_path();
         if !p.is_file() {
             let mut cur = Cursor::new(&self.text, &self.path);
             return Err(Error::at(

@@ -1,13 +1,16 @@
 //! `muster duel`: two agents against each other on every side of a scenario (or the sides named
 //! with `--side`), with each one's win rate and its 95 % interval: the search agent against the
 //! bot, say, or a new bot against the old. With `--target`, each side's games stop as soon as a
-//! sequential test settles whether the first agent wins at least that share of them.
+//! sequential test settles whether the first agent wins at least that share of them. With
+//! `--out FILE`, every seat's games are kept in FILE as they end, and a duel run again with the
+//! same file goes on from where it stopped.
 
 use super::simulate::{print_report, progress_bar};
 use super::{parse_options, read_agents, usage};
-use muster_interpreter::tools::simulate::{self, wilson, Record, Spec};
+use muster_interpreter::tools::duel::{rules_fingerprint, DuelFile};
+use muster_interpreter::tools::simulate::{self, wilson, Record, Run, Spec};
 use muster_interpreter::tools::sprt::{self, Sprt, Verdict};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `muster duel`.
@@ -45,6 +48,10 @@ pub struct Args {
     /// Print each side's whole simulate report too.
     #[arg(long)]
     pub reports: bool,
+    /// Keep every seat's games in this file as they end; run again with the same file (and the
+    /// same scenario, seed, agents and options; any --games), a duel goes on where it stopped.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// Runs `muster duel`.
@@ -61,11 +68,8 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         .map(|t| Sprt::new(t, a.margin))
         .transpose()
         .map_err(|e| usage(format!("--target and --margin: {e}")))?;
-    let sides = muster_interpreter::game::Loaded::load(&a.scenario)?
-        .ruleset
-        .ruleset()
-        .sides
-        .clone();
+    let loaded = muster_interpreter::game::Loaded::load(&a.scenario)?;
+    let sides = loaded.ruleset.ruleset().sides.clone();
     if let Some(unknown) = a.sides.iter().find(|s| !sides.contains(s)) {
         return Err(usage(format!(
             "--side {unknown}: the scenario's sides are {}",
@@ -76,6 +80,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|s| a.sides.is_empty() || a.sides.contains(s))
         .collect();
+    let mut kept = match &a.out {
+        Some(path) => Some((path, DuelFile::open(path, &rules_fingerprint(&loaded)?)?)),
+        None => None,
+    };
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -103,30 +111,18 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             agents: read_agents(&named)?,
             options: parse_options(&a.options)?,
         };
-        let bar = progress_bar(a.games as u64, false);
-        let shown = |done: usize| bar.set_position(done as u64);
-        let run = match &test {
-            Some(t) => {
-                // Each game's result as it comes, for a run that takes hours: the test's path.
-                let settled = |r: &[Record]| {
-                    let so_far = simulate::report(&spec, &sides, r, 0.0);
-                    let finished = so_far.finished;
-                    let wins = so_far.sides.get(side).map_or(0, |s| s.wins.count);
-                    bar.suspend(|| {
-                        eprintln!(
-                            "  {first} as {side}: game {} {}, {wins} won of {finished} (log-likelihood ratio {:.2})",
-                            r.len(),
-                            outcome(r.last(), side),
-                            t.llr(wins, finished)
-                        );
-                    });
-                    t.verdict(wins, finished) != Verdict::Undecided
-                };
-                simulate::run_until(&spec, jobs, &shown, &settled)?
-            }
-            None => simulate::run(&spec, None, jobs, &shown)?,
+        let seat = Seat {
+            spec: &spec,
+            side,
+            first,
+            sides: &sides,
+            test: test.as_ref(),
+            jobs,
         };
-        bar.finish_and_clear();
+        let run = match kept.as_mut() {
+            Some((path, file)) => seat.play_kept(path, file)?,
+            None => seat.play(Vec::new(), None)?,
+        };
         let report = simulate::report(&spec, &run.sides, &run.records, 0.0);
         let wins = report.sides.get(side).map_or(0, |s| s.wins.count);
         let (lo, hi) = wilson(wins, report.finished);
@@ -172,6 +168,87 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// What a seat does with its games so far as each ends (keeps them in a file).
+type AfterGame<'a> = dyn FnMut(&[Record]) -> anyhow::Result<()> + 'a;
+
+/// One seat of a duel: the first agent on `side` against the second on the others.
+struct Seat<'a> {
+    spec: &'a Spec,
+    side: &'a str,
+    first: &'a str,
+    sides: &'a [String],
+    test: Option<&'a Sprt>,
+    jobs: usize,
+}
+
+impl Seat<'_> {
+    /// Plays the seat's games on from those kept in `file` at `path`, keeping each in it as it
+    /// ends.
+    fn play_kept(&self, path: &Path, file: &mut DuelFile) -> anyhow::Result<Run> {
+        let played = file.played(self.side, self.spec);
+        if !played.is_empty() {
+            eprintln!(
+                "  {} as {}: {} games taken up from {}",
+                self.first,
+                self.side,
+                played.len(),
+                path.display()
+            );
+        }
+        self.play(
+            played,
+            Some(&mut |records: &[Record]| {
+                file.keep(self.side, self.spec, records);
+                Ok(file.write(path)?)
+            }),
+        )
+    }
+
+    /// Plays the seat's games after `played`, calling `each` with the games so far as each ends.
+    /// With neither a test nor `each`, the games are played in any order, every core busy.
+    fn play(&self, played: Vec<Record>, mut each: Option<&mut AfterGame>) -> anyhow::Result<Run> {
+        let bar = progress_bar(self.spec.games as u64, false);
+        bar.set_position(played.len() as u64);
+        let shown = |done: usize| bar.set_position(done as u64);
+        if self.test.is_none() && each.is_none() {
+            let run = simulate::run(self.spec, None, self.jobs, &shown)?;
+            bar.finish_and_clear();
+            return Ok(run);
+        }
+        let mut failed = None;
+        // Each game's result as it comes, for a run that takes hours.
+        let mut after_game = |r: &[Record]| {
+            if let Some(each) = each.as_mut() {
+                if let Err(e) = each(r) {
+                    failed = Some(e);
+                    return true;
+                }
+            }
+            let Some(t) = self.test else { return false };
+            let so_far = simulate::report(self.spec, self.sides, r, 0.0);
+            let finished = so_far.finished;
+            let wins = so_far.sides.get(self.side).map_or(0, |s| s.wins.count);
+            bar.suspend(|| {
+                eprintln!(
+                    "  {} as {}: game {} {}, {wins} won of {finished} (log-likelihood ratio {:.2})",
+                    self.first,
+                    self.side,
+                    r.len(),
+                    outcome(r.last(), self.side),
+                    t.llr(wins, finished)
+                );
+            });
+            t.verdict(wins, finished) != Verdict::Undecided
+        };
+        let run = simulate::run_until(self.spec, self.jobs, played, &shown, &mut after_game)?;
+        bar.finish_and_clear();
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(run),
+        }
+    }
 }
 
 /// How the game `record` ended for `side`.

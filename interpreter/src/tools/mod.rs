@@ -1,5 +1,6 @@
 //! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
-//! (batch runs, with `sprt`, the sequential test `duel --target` stops on), `render` (a
+//! (batch runs, with `sprt`, the sequential test `duel --target` stops on, and `duel`, the file
+//! a duel keeps its games in), `render` (a
 //! position as SVG), `replay` (a played game as an HTML page) and `api` (the script API's
 //! definition files and reference).
 //!
@@ -9,6 +10,7 @@
 
 pub mod api;
 pub mod check;
+pub mod duel;
 pub mod render;
 pub mod replay;
 pub mod simulate;

@@ -214,17 +214,27 @@ pub fn run(
 /// the games so far answer the question or all `spec.games` are played, calling `progress`
 /// with the number of games kept. The games kept are always the first ones by index: games of
 /// the last batch past the one that settled it are dropped, so the answer does not depend on
-/// `jobs`.
+/// `jobs`. `played` are games 0 to n - 1 of the same run played before (by a run that was
+/// stopped): the run goes on from game n, and asks `settled` about them first.
 pub fn run_until(
     spec: &Spec,
     jobs: usize,
+    played: Vec<Record>,
     progress: &(dyn Fn(usize) + Sync),
-    settled: &dyn Fn(&[Record]) -> bool,
+    settled: &mut dyn FnMut(&[Record]) -> bool,
 ) -> Result<Run> {
     let sides = prepare(spec)?;
+    if played.iter().enumerate().any(|(i, r)| r.index != i) {
+        return Err(Error::rules(
+            "the games played before are not games 0 to n - 1 of the run, in order",
+        ));
+    }
+    let mut records = played;
+    if !records.is_empty() && settled(&records) {
+        return Ok(Run { sides, records });
+    }
     let pool = workers(jobs)?;
-    let mut records: Vec<Record> = Vec::new();
-    let mut next = 0;
+    let mut next = records.len();
     while next < spec.games {
         let batch: Vec<usize> = (next..spec.games.min(next + jobs.max(1))).collect();
         next += batch.len();

@@ -1,0 +1,198 @@
+//! The file `muster duel --out FILE` keeps: every seat's games so far, written after each game,
+//! so that a duel of hours that was stopped, or that ended "not settled", goes on from where it
+//! stopped instead of playing its games again.
+//!
+//! A seat's games are taken up again only by the same duel: the same scenario, seed, agents and
+//! options, and the same rules (a fingerprint of the ruleset's files, the scenario and its map).
+//! The number of games may differ, so a run that was not settled can be given more.
+
+use crate::error::{Error, Location, Result};
+use crate::game::Loaded;
+use crate::ruleset::rules_version;
+use crate::tools::simulate::{Record, Spec};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A duel's games so far.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DuelFile {
+    /// The fingerprint of the rules the games were played under (see [`rules_fingerprint`]).
+    pub rules: String,
+    /// Each seat's games, in the order they were first played.
+    pub seats: Vec<Seat>,
+}
+
+/// One seat of a duel: the first agent on `side`, and the games played so far.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The side the first agent plays.
+    pub side: String,
+    /// What was run (its `games` is the most the run that wrote it would play).
+    pub spec: Spec,
+    /// The games played, by index from 0 with none missing.
+    pub records: Vec<Record>,
+}
+
+/// The fingerprint of what a scenario's games depend on besides the engine: the ruleset's files
+/// (its own fingerprint), the scenario file and its map.
+pub fn rules_fingerprint(loaded: &Loaded) -> Result<String> {
+    let scenario = &loaded.scenario;
+    let files = rules_version(&[scenario.path.clone(), scenario.map_path()])?;
+    Ok(format!("{}-{files}", loaded.ruleset.ruleset().version))
+}
+
+impl DuelFile {
+    /// Reads `path`, or starts an empty file for `rules` when there is none yet. A file that is
+    /// not a duel's, or that holds games played under other rules, is an error: its games are
+    /// never overwritten.
+    pub fn open(path: &Path, rules: &str) -> Result<DuelFile> {
+        if !path.exists() {
+            return Ok(DuelFile {
+                rules: rules.to_string(),
+                seats: Vec::new(),
+            });
+        }
+        let text = crate::error::read_file(path)?;
+        let file: DuelFile = serde_json::from_str(&text).map_err(|e| {
+            Error::at(
+                Location::new(path, e.line(), e.column()),
+                format!("not a file written by `muster duel --out`: {e}"),
+            )
+        })?;
+        if file.rules != rules {
+            return Err(Error::rules(format!(
+                "{}: its games were played under other rules (fingerprint {}, now {rules}): the \
+                 ruleset, the scenario or its map changed since",
+                path.display(),
+                file.rules
+            ))
+            .with_help(Some(
+                "name another file, or move this one away to start again".into(),
+            )));
+        }
+        Ok(file)
+    }
+
+    /// The games already played of the run `spec` with the first agent on `side`: those of a seat
+    /// with the same scenario, seed, agents and options, up to `spec.games`.
+    #[must_use]
+    pub fn played(&self, side: &str, spec: &Spec) -> Vec<Record> {
+        self.seat(side, spec)
+            .map(|s| {
+                s.records
+                    .iter()
+                    .filter(|r| r.index < spec.games)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Keeps `records` as the games of the run `spec` with the first agent on `side`, in place
+    /// of the seat's earlier ones.
+    pub fn keep(&mut self, side: &str, spec: &Spec, records: &[Record]) {
+        let seat = Seat {
+            side: side.to_string(),
+            spec: spec.clone(),
+            records: records.to_vec(),
+        };
+        match self.seats.iter().position(|s| same_run(s, side, spec)) {
+            Some(i) => self.seats[i] = seat,
+            None => self.seats.push(seat),
+        }
+    }
+
+    /// Writes the file whole, so that a run stopped while writing leaves the last good copy.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::rules(format!("cannot write {}: {e}", path.display())))?;
+        crate::game::write_atomically(path, &text)
+    }
+
+    fn seat(&self, side: &str, spec: &Spec) -> Option<&Seat> {
+        self.seats.iter().find(|s| same_run(s, side, spec))
+    }
+}
+
+/// Whether `seat` holds games of the run `spec` with the first agent on `side`, however many
+/// games either run was to play.
+fn same_run(seat: &Seat, side: &str, spec: &Spec) -> bool {
+    seat.side == side
+        && seat.spec.scenario == spec.scenario
+        && seat.spec.seed == spec.seed
+        && seat.spec.agents == spec.agents
+        && seat.spec.options == spec.options
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::simulate::Summary;
+    use indexmap::IndexMap;
+
+    fn spec(games: usize, seed: u64) -> Spec {
+        Spec {
+            scenario: "s.ron".into(),
+            games,
+            seed,
+            agents: IndexMap::from([
+                ("red".to_string(), "search".to_string()),
+                ("blue".to_string(), "bot".to_string()),
+            ]),
+            options: IndexMap::new(),
+        }
+    }
+
+    fn record(index: usize) -> Record {
+        Record {
+            index,
+            seed: index as u64,
+            outcome: Ok(Summary {
+                turns: 3,
+                winner: Some("red".into()),
+                vp: IndexMap::new(),
+                losses: IndexMap::new(),
+            }),
+            ms: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_seat_is_taken_up_by_the_same_run_with_any_number_of_games() {
+        let mut file = DuelFile::default();
+        let games: Vec<Record> = (0..5).map(record).collect();
+        file.keep("red", &spec(10, 1), &games);
+        assert_eq!(file.played("red", &spec(20, 1)).len(), 5);
+        // Fewer games than were played: the first ones by index.
+        assert_eq!(file.played("red", &spec(3, 1)), games[..3].to_vec());
+        // Another seed or seat is another run.
+        assert!(file.played("red", &spec(10, 2)).is_empty());
+        assert!(file.played("blue", &spec(10, 1)).is_empty());
+        // Keeping a run's games again replaces its seat; another seat is added beside it.
+        file.keep("red", &spec(20, 1), &games[..2]);
+        file.keep("blue", &spec(10, 1), &games[..1]);
+        assert_eq!(file.seats.len(), 2);
+        assert_eq!(file.played("red", &spec(20, 1)).len(), 2);
+    }
+
+    #[test]
+    fn a_file_of_other_rules_or_no_duel_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("duel.json");
+        let mut file = DuelFile::open(&path, "abc").unwrap();
+        file.keep("red", &spec(10, 1), &[record(0)]);
+        file.write(&path).unwrap();
+        assert_eq!(DuelFile::open(&path, "abc").unwrap(), file);
+        let other = DuelFile::open(&path, "abd").unwrap_err().to_string();
+        assert!(
+            other.contains("other rules (fingerprint abc, now abd)"),
+            "{other}"
+        );
+        std::fs::write(&path, "{\"rules\": 3}").unwrap();
+        let garbled = DuelFile::open(&path, "abc").unwrap_err().to_string();
+        assert!(
+            garbled.contains("duel.json:1:") && garbled.contains("not a file written by"),
+            "{garbled}"
+        );
+    }
+}
