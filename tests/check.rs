@@ -265,7 +265,15 @@ fn a_runaway_script_points_at_the_function_that_was_called() {
     );
     let line = line_of(&script, |l| l.starts_with("fn game_turn(game)"));
     let scenario = root.join("scenarios/last_victory/chickamauga.ron");
-    let (_, err, code) = run(&["play", scenario.to_str().unwrap(), "-q"]);
+    // The game up to the failure is kept where `--save` says (else in the working folder).
+    let kept = root.join("kept.ron");
+    let (_, err, code) = run(&[
+        "play",
+        scenario.to_str().unwrap(),
+        "-q",
+        "--save",
+        kept.to_str().unwrap(),
+    ]);
     assert_eq!(code, 1);
     assert!(
         err.contains(&format!(
@@ -275,4 +283,8 @@ fn a_runaway_script_points_at_the_function_that_was_called() {
         "{err}"
     );
     assert!(err.contains("--profile"), "{err}");
+    assert!(
+        kept.is_file() && err.contains("the game up to the failure is saved in"),
+        "{err}"
+    );
 }
