@@ -80,8 +80,14 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|s| a.sides.is_empty() || a.sides.contains(s))
         .collect();
-    let mut kept = match &a.out {
-        Some(path) => Some((path, DuelFile::open(path, &rules_fingerprint(&loaded)?)?)),
+    // The file and the rules its games must have been played under; opened once here so that a
+    // file that cannot be taken up is said before any game is played.
+    let kept = match &a.out {
+        Some(path) => {
+            let rules = rules_fingerprint(&loaded)?;
+            DuelFile::open(path, &rules)?;
+            Some((path.as_path(), rules))
+        }
         None => None,
     };
     let jobs = a
@@ -119,8 +125,8 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             test: test.as_ref(),
             jobs,
         };
-        let run = match kept.as_mut() {
-            Some((path, file)) => seat.play_kept(path, file)?,
+        let run = match &kept {
+            Some((path, rules)) => seat.play_kept(path, rules)?,
             None => seat.play(Vec::new(), None)?,
         };
         let report = simulate::report(&spec, &run.sides, &run.records, 0.0);
@@ -184,10 +190,11 @@ struct Seat<'a> {
 }
 
 impl Seat<'_> {
-    /// Plays the seat's games on from those kept in `file` at `path`, keeping each in it as it
-    /// ends.
-    fn play_kept(&self, path: &Path, file: &mut DuelFile) -> anyhow::Result<Run> {
-        let played = file.played(self.side, self.spec);
+    /// Plays the seat's games on from those kept in the file at `path`, keeping each in it as it
+    /// ends. The file is read again before each write, so that duels of other seats may keep
+    /// their games in it at the same time.
+    fn play_kept(&self, path: &Path, rules: &str) -> anyhow::Result<Run> {
+        let played = DuelFile::open(path, rules)?.played(self.side, self.spec);
         if !played.is_empty() {
             eprintln!(
                 "  {} as {}: {} games taken up from {}",
@@ -200,6 +207,7 @@ impl Seat<'_> {
         self.play(
             played,
             Some(&mut |records: &[Record]| {
+                let mut file = DuelFile::open(path, rules)?;
                 file.keep(self.side, self.spec, records);
                 Ok(file.write(path)?)
             }),

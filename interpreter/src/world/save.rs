@@ -295,9 +295,10 @@ impl Answers {
 }
 
 /// Writes a file through a temporary, so a crash mid-write never destroys
-/// the previous version.
+/// the previous version. The temporary is named for the process, so that two processes
+/// writing the same file (duels of two seats keeping one file) never write into each other's.
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
     std::fs::write(&tmp, text).map_err(|source| Error::Io {
         path: tmp.clone(),
         source,
