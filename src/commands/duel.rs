@@ -85,7 +85,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     let kept = match &a.out {
         Some(path) => {
             let rules = rules_fingerprint(&loaded)?;
-            DuelFile::open(path, &rules)?;
+            DuelFile::open(path, &a.scenario, &rules)?;
             Some((path.as_path(), rules))
         }
         None => None,
@@ -194,7 +194,7 @@ impl Seat<'_> {
     /// ends. The file is read again before each write, so that duels of other seats may keep
     /// their games in it at the same time.
     fn play_kept(&self, path: &Path, rules: &str) -> anyhow::Result<Run> {
-        let played = DuelFile::open(path, rules)?.played(self.side, self.spec);
+        let played = DuelFile::open(path, &self.spec.scenario, rules)?.played(self.side, self.spec);
         if !played.is_empty() {
             eprintln!(
                 "  {} as {}: {} games taken up from {}",
@@ -207,7 +207,7 @@ impl Seat<'_> {
         self.play(
             played,
             Some(&mut |records: &[Record]| {
-                let mut file = DuelFile::open(path, rules)?;
+                let mut file = DuelFile::open(path, &self.spec.scenario, rules)?;
                 file.keep(self.side, self.spec, records);
                 Ok(file.write(path)?)
             }),

@@ -2,20 +2,23 @@
 //! so that a duel of hours that was stopped, or that ended "not settled", goes on from where it
 //! stopped instead of playing its games again.
 //!
-//! A seat's games are taken up again only by the same duel: the same scenario, seed, agents and
-//! options, and the same rules (a fingerprint of the ruleset's files, the scenario and its map).
-//! The number of games may differ, so a run that was not settled can be given more.
+//! A file keeps the duels of one scenario. A seat's games are taken up again only by the same
+//! duel: the same scenario, seed, agents and options, and the same rules (a fingerprint of the
+//! ruleset's files, the scenario and its map). The number of games may differ, so a run that was
+//! not settled can be given more.
 
 use crate::error::{Error, Location, Result};
 use crate::game::Loaded;
 use crate::ruleset::rules_version;
 use crate::tools::simulate::{Record, Spec};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A duel's games so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DuelFile {
+    /// The scenario file, as named on the command line.
+    pub scenario: PathBuf,
     /// The fingerprint of the rules the games were played under (see [`rules_fingerprint`]).
     pub rules: String,
     /// Each seat's games, in the order they were first played.
@@ -42,12 +45,13 @@ pub fn rules_fingerprint(loaded: &Loaded) -> Result<String> {
 }
 
 impl DuelFile {
-    /// Reads `path`, or starts an empty file for `rules` when there is none yet. A file that is
-    /// not a duel's, or that holds games played under other rules, is an error: its games are
-    /// never overwritten.
-    pub fn open(path: &Path, rules: &str) -> Result<DuelFile> {
+    /// Reads `path`, or starts an empty file for `scenario` under `rules` when there is none yet.
+    /// A file that is not a duel's, or that holds games of another scenario or played under
+    /// other rules, is an error: its games are never overwritten.
+    pub fn open(path: &Path, scenario: &Path, rules: &str) -> Result<DuelFile> {
         if !path.exists() {
             return Ok(DuelFile {
+                scenario: scenario.to_path_buf(),
                 rules: rules.to_string(),
                 seats: Vec::new(),
             });
@@ -59,6 +63,16 @@ impl DuelFile {
                 format!("not a file written by `muster duel --out`: {e}"),
             )
         })?;
+        let another = "name another file, or move this one away to start again";
+        if file.scenario != scenario {
+            return Err(Error::rules(format!(
+                "{}: it keeps the games of a duel on {}, not {}",
+                path.display(),
+                file.scenario.display(),
+                scenario.display()
+            ))
+            .with_help(Some(another.into())));
+        }
         if file.rules != rules {
             return Err(Error::rules(format!(
                 "{}: its games were played under other rules (fingerprint {}, now {rules}): the \
@@ -66,9 +80,7 @@ impl DuelFile {
                 path.display(),
                 file.rules
             ))
-            .with_help(Some(
-                "name another file, or move this one away to start again".into(),
-            )));
+            .with_help(Some(another.into())));
         }
         Ok(file)
     }
@@ -179,17 +191,23 @@ mod tests {
     fn a_file_of_other_rules_or_no_duel_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("duel.json");
-        let mut file = DuelFile::open(&path, "abc").unwrap();
+        let open = |scenario: &str, rules: &str| DuelFile::open(&path, Path::new(scenario), rules);
+        let mut file = open("s.ron", "abc").unwrap();
         file.keep("red", &spec(10, 1), &[record(0)]);
         file.write(&path).unwrap();
-        assert_eq!(DuelFile::open(&path, "abc").unwrap(), file);
-        let other = DuelFile::open(&path, "abd").unwrap_err().to_string();
+        assert_eq!(open("s.ron", "abc").unwrap(), file);
+        let scenario = open("t.ron", "abc").unwrap_err().to_string();
+        assert!(
+            scenario.contains("it keeps the games of a duel on s.ron, not t.ron"),
+            "{scenario}"
+        );
+        let other = open("s.ron", "abd").unwrap_err().to_string();
         assert!(
             other.contains("other rules (fingerprint abc, now abd)"),
             "{other}"
         );
         std::fs::write(&path, "{\"rules\": 3}").unwrap();
-        let garbled = DuelFile::open(&path, "abc").unwrap_err().to_string();
+        let garbled = open("s.ron", "abc").unwrap_err().to_string();
         assert!(
             garbled.contains("duel.json:1:") && garbled.contains("not a file written by"),
             "{garbled}"
