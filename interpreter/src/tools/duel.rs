@@ -100,17 +100,25 @@ impl DuelFile {
             .unwrap_or_default()
     }
 
-    /// Keeps `records` as the games of the run `spec` with the first agent on `side`, in place
-    /// of the seat's earlier ones.
+    /// Keeps `records` (games 0 to n - 1) as the games of the run `spec` with the first agent on
+    /// `side`. Games the seat kept beyond them stay: a run given fewer games than an earlier one
+    /// played does not throw the rest away.
     pub fn keep(&mut self, side: &str, spec: &Spec, records: &[Record]) {
-        let seat = Seat {
+        let mut kept = records.to_vec();
+        let seat = self.seats.iter().position(|s| same_run(s, side, spec));
+        if let Some(i) = seat {
+            let played = kept.len();
+            let beyond = self.seats[i].records.iter().filter(|r| r.index >= played);
+            kept.extend(beyond.cloned());
+        }
+        let new = Seat {
             side: side.to_string(),
             spec: spec.clone(),
-            records: records.to_vec(),
+            records: kept,
         };
-        match self.seats.iter().position(|s| same_run(s, side, spec)) {
-            Some(i) => self.seats[i] = seat,
-            None => self.seats.push(seat),
+        match seat {
+            Some(i) => self.seats[i] = new,
+            None => self.seats.push(new),
         }
     }
 
@@ -180,11 +188,16 @@ mod tests {
         // Another seed or seat is another run.
         assert!(file.played("red", &spec(10, 2)).is_empty());
         assert!(file.played("blue", &spec(10, 1)).is_empty());
-        // Keeping a run's games again replaces its seat; another seat is added beside it.
-        file.keep("red", &spec(20, 1), &games[..2]);
+        // Keeping a run's games again updates its seat, and keeps the games beyond them; another
+        // seat is added beside it.
+        let mut replayed = games[..2].to_vec();
+        replayed[1].ms = 9.0;
+        file.keep("red", &spec(3, 1), &replayed);
         file.keep("blue", &spec(10, 1), &games[..1]);
         assert_eq!(file.seats.len(), 2);
-        assert_eq!(file.played("red", &spec(20, 1)).len(), 2);
+        let red = file.played("red", &spec(20, 1));
+        assert_eq!(red.len(), 5);
+        assert_eq!((red[1].ms, red[4].index), (9.0, 4));
     }
 
     #[test]
