@@ -308,6 +308,31 @@ fn a_duel_kept_in_a_file_goes_on_where_it_stopped() {
         edited.contains("bot as red            wins    0 of   10"),
         "{edited}"
     );
+    // A test asked of games taken up settles where a run from the start would: after each of
+    // them in turn, not after all of them.
+    let seed_8 = |extra: &[&str]| {
+        let mut args = vec![
+            "duel",
+            SKIRMISH,
+            "--agents",
+            "bot,random",
+            "--games",
+            "40",
+            "--seed",
+            "8",
+        ];
+        args.extend(extra);
+        let (out, err, code) = muster(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        out
+    };
+    let settled = dir.path().join("settled.json");
+    let settled = settled.to_str().unwrap();
+    seed_8(&["--out", settled]);
+    assert_eq!(
+        seed_8(&["--target", "0.6", "--out", settled]),
+        seed_8(&["--target", "0.6"])
+    );
     // Games played under other rules are not taken up, and the file is left as it was.
     kept["rules"] = Value::from("0000");
     std::fs::write(file, kept.to_string()).unwrap();

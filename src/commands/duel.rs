@@ -191,8 +191,7 @@ struct Seat<'a> {
 
 impl Seat<'_> {
     /// Plays the seat's games on from those kept in the file at `path`, keeping each in it as it
-    /// ends. The file is read again before each write, so that duels of other seats may keep
-    /// their games in it at the same time.
+    /// ends (see [`DuelFile::keep_in`]).
     fn play_kept(&self, path: &Path, rules: &str) -> anyhow::Result<Run> {
         let played = DuelFile::open(path, &self.spec.scenario, rules)?.played(self.side, self.spec);
         if !played.is_empty() {
@@ -207,9 +206,10 @@ impl Seat<'_> {
         self.play(
             played,
             Some(&mut |records: &[Record]| {
-                let mut file = DuelFile::open(path, &self.spec.scenario, rules)?;
-                file.keep(self.side, self.spec, records);
-                Ok(file.write(path)?)
+                let scenario = &self.spec.scenario;
+                Ok(DuelFile::keep_in(
+                    path, scenario, rules, self.side, self.spec, records,
+                )?)
             }),
         )
     }
@@ -219,6 +219,8 @@ impl Seat<'_> {
     fn play(&self, played: Vec<Record>, mut each: Option<&mut AfterGame>) -> anyhow::Result<Run> {
         let bar = progress_bar(self.spec.games as u64, false);
         bar.set_position(played.len() as u64);
+        // The games taken up took no time now: the rate starts from the first game played.
+        bar.reset_eta();
         let shown = |done: usize| bar.set_position(done as u64);
         if self.test.is_none() && each.is_none() {
             let run = simulate::run(self.spec, None, self.jobs, &shown)?;
@@ -281,7 +283,9 @@ fn verdict_line(t: &Sprt, agent: &str, wins: usize, games: usize) -> String {
     match t.verdict(wins, games) {
         Verdict::AtLeast => format!("{agent} wins at least {target:.0}% of these games ({zone})"),
         Verdict::Below => format!("{agent} wins less than {target:.0}% of these games ({zone})"),
-        Verdict::Undecided => format!("not settled after {games} games: raise --games ({zone})"),
+        Verdict::Undecided => format!(
+            "not settled after {games} games: raise --games (with --out, the games played are taken up) ({zone})"
+        ),
     }
 }
 

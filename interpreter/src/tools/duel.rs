@@ -30,7 +30,7 @@ pub struct DuelFile {
 pub struct Seat {
     /// The side the first agent plays.
     pub side: String,
-    /// What was run (its `games` is the most the run that wrote it would play).
+    /// What was run (its `games` is that of the run that wrote it last; `records` may hold more).
     pub spec: Spec,
     /// The games played, by index from 0 with none missing.
     pub records: Vec<Record>,
@@ -120,6 +120,35 @@ impl DuelFile {
             Some(i) => self.seats[i] = new,
             None => self.seats.push(new),
         }
+    }
+
+    /// Keeps `records` as the games of the run `spec` with the first agent on `side` in the file
+    /// at `path` (see [`DuelFile::keep`]). The file is read again and written back under a lock
+    /// (`path` with the extension `lock`, left beside it), so that duels of other seats keeping
+    /// their games in it at the same time lose none.
+    pub fn keep_in(
+        path: &Path,
+        scenario: &Path,
+        rules: &str,
+        side: &str,
+        spec: &Spec,
+        records: &[Record],
+    ) -> Result<()> {
+        let lock_path = path.with_extension("lock");
+        let io = |source| Error::Io {
+            path: lock_path.clone(),
+            source,
+        };
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io)?;
+        lock.lock().map_err(io)?;
+        let mut file = DuelFile::open(path, scenario, rules)?;
+        file.keep(side, spec, records);
+        file.write(path)
     }
 
     /// Writes the file whole, so that a run stopped while writing leaves the last good copy.

@@ -1,8 +1,7 @@
 //! What the subcommands run: `check` (validation), `verify` (example files), `simulate`
 //! (batch runs, with `sprt`, the sequential test `duel --target` stops on, and `duel`, the file
-//! a duel keeps its games in), `render` (a
-//! position as SVG), `replay` (a played game as an HTML page) and `api` (the script API's
-//! definition files and reference).
+//! a duel keeps its games in), `render` (a position as SVG), `replay` (a played game as an HTML
+//! page) and `api` (the script API's definition files and reference).
 //!
 //! Invariant: tools drive games only through [`crate::game::Game`] and
 //! [`crate::host::compiled::CompiledRuleset`] (and `api` through the engine games run on);

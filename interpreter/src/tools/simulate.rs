@@ -215,7 +215,8 @@ pub fn run(
 /// with the number of games kept. The games kept are always the first ones by index: games of
 /// the last batch past the one that settled it are dropped, so the answer does not depend on
 /// `jobs`. `played` are games 0 to n - 1 of the same run played before (by a run that was
-/// stopped): the run goes on from game n, and asks `settled` about them first.
+/// stopped): `settled` is asked after each of them in turn, as if it had just been played, so
+/// that the answer is the one a run from the start would give, and the run goes on from game n.
 pub fn run_until(
     spec: &Spec,
     jobs: usize,
@@ -229,10 +230,13 @@ pub fn run_until(
             "the games played before are not games 0 to n - 1 of the run, in order",
         ));
     }
-    let mut records = played;
-    if !records.is_empty() && settled(&records) {
-        return Ok(Run { sides, records });
+    for n in 1..=played.len() {
+        if settled(&played[..n]) {
+            let records = played[..n].to_vec();
+            return Ok(Run { sides, records });
+        }
     }
+    let mut records = played;
     let pool = workers(jobs)?;
     let mut next = records.len();
     while next < spec.games {

@@ -299,14 +299,21 @@ impl Answers {
 /// writing the same file (duels of two seats keeping one file) never write into each other's.
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|source| Error::Io {
+    let written = std::fs::write(&tmp, text).map_err(|source| Error::Io {
         path: tmp.clone(),
         source,
-    })?;
-    std::fs::rename(&tmp, path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    });
+    let moved = written.and_then(|()| {
+        std::fs::rename(&tmp, path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    });
+    if moved.is_err() {
+        // A temporary left behind by a failed write would never be written over.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    moved
 }
 
 #[cfg(test)]
