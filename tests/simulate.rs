@@ -268,7 +268,9 @@ fn a_duel_kept_in_a_file_goes_on_where_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("duel.json");
     let file = file.to_str().unwrap();
-    let duel = |games: &str, out: Option<&str>| {
+    // A duel of the skirmish, bot against random, with the seed, the games and any more
+    // arguments given.
+    let duel = |seed: &str, games: &str, extra: &[&str]| {
         let mut args = vec![
             "duel",
             SKIRMISH,
@@ -277,19 +279,17 @@ fn a_duel_kept_in_a_file_goes_on_where_it_stopped() {
             "--games",
             games,
             "--seed",
-            "3",
+            seed,
         ];
-        if let Some(f) = out {
-            args.extend(["--out", f]);
-        }
+        args.extend(extra);
         let (out, err, code) = muster(&args);
         assert_eq!(code, 0, "{out}{err}");
         (out, err)
     };
-    let (whole, _) = duel("10", None);
+    let (whole, _) = duel("3", "10", &[]);
     // Six games, then four more taken on from the file: the same as ten in one run.
-    duel("6", Some(file));
-    let (resumed, err) = duel("10", Some(file));
+    duel("3", "6", &["--out", file]);
+    let (resumed, err) = duel("3", "10", &["--out", file]);
     assert_eq!(resumed, whole);
     assert!(err.contains("bot as red: 6 games taken up from"), "{err}");
     assert!(err.contains("bot as blue: 6 games taken up from"), "{err}");
@@ -303,35 +303,19 @@ fn a_duel_kept_in_a_file_goes_on_where_it_stopped() {
         r["outcome"]["Ok"]["winner"] = Value::from("blue");
     }
     std::fs::write(file, kept.to_string()).unwrap();
-    let (edited, _) = duel("10", Some(file));
+    let (edited, _) = duel("3", "10", &["--out", file]);
     assert!(
         edited.contains("bot as red            wins    0 of   10"),
         "{edited}"
     );
     // A test asked of games taken up settles where a run from the start would: after each of
     // them in turn, not after all of them.
-    let seed_8 = |extra: &[&str]| {
-        let mut args = vec![
-            "duel",
-            SKIRMISH,
-            "--agents",
-            "bot,random",
-            "--games",
-            "40",
-            "--seed",
-            "8",
-        ];
-        args.extend(extra);
-        let (out, err, code) = muster(&args);
-        assert_eq!(code, 0, "{out}{err}");
-        out
-    };
     let settled = dir.path().join("settled.json");
     let settled = settled.to_str().unwrap();
-    seed_8(&["--out", settled]);
+    duel("8", "40", &["--out", settled]);
     assert_eq!(
-        seed_8(&["--target", "0.6", "--out", settled]),
-        seed_8(&["--target", "0.6"])
+        duel("8", "40", &["--target", "0.6", "--out", settled]).0,
+        duel("8", "40", &["--target", "0.6"]).0
     );
     // Games played under other rules are not taken up, and the file is left as it was.
     kept["rules"] = Value::from("0000");
