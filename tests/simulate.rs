@@ -287,9 +287,10 @@ fn a_duel_kept_in_a_file_goes_on_where_it_stopped() {
         (out, err)
     };
     let (whole, _) = duel("3", "10", &[]);
-    // Six games, then four more taken on from the file: the same as ten in one run.
-    duel("3", "6", &["--out", file]);
-    let (resumed, err) = duel("3", "10", &["--out", file]);
+    // Six games, then four more taken on from the file: the same as ten in one run, whatever
+    // the workers each run had.
+    duel("3", "6", &["--out", file, "--jobs", "2"]);
+    let (resumed, err) = duel("3", "10", &["--out", file, "--jobs", "3"]);
     assert_eq!(resumed, whole);
     assert!(err.contains("bot as red: 6 games taken up from"), "{err}");
     assert!(err.contains("bot as blue: 6 games taken up from"), "{err}");

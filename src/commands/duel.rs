@@ -117,7 +117,7 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
             agents: read_agents(&named)?,
             options: parse_options(&a.options)?,
         };
-        let seat = Seat {
+        let seat = SeatRun {
             spec: &spec,
             side,
             first,
@@ -177,10 +177,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// What a seat does with its games so far as each ends (keeps them in a file).
-type AfterGame<'a> = dyn FnMut(&[Record]) -> anyhow::Result<()> + 'a;
+type AfterGame<'a> = dyn FnMut(&[Record]) -> muster_interpreter::error::Result<()> + 'a;
 
-/// One seat of a duel: the first agent on `side` against the second on the others.
-struct Seat<'a> {
+/// One seat of a duel being played: the first agent on `side` against the second on the others.
+struct SeatRun<'a> {
     spec: &'a Spec,
     side: &'a str,
     first: &'a str,
@@ -189,7 +189,7 @@ struct Seat<'a> {
     jobs: usize,
 }
 
-impl Seat<'_> {
+impl SeatRun<'_> {
     /// Plays the seat's games on from those kept in the file at `path`, keeping each in it as it
     /// ends (see [`DuelFile::keep_in`]).
     fn play_kept(&self, path: &Path, rules: &str) -> anyhow::Result<Run> {
@@ -203,13 +203,11 @@ impl Seat<'_> {
                 path.display()
             );
         }
+        let scenario = &self.spec.scenario;
         self.play(
             played,
             Some(&mut |records: &[Record]| {
-                let scenario = &self.spec.scenario;
-                Ok(DuelFile::keep_in(
-                    path, scenario, rules, self.side, self.spec, records,
-                )?)
+                DuelFile::keep_in(path, scenario, rules, self.side, self.spec, records)
             }),
         )
     }
@@ -221,22 +219,25 @@ impl Seat<'_> {
         bar.set_position(played.len() as u64);
         // The games taken up took no time now: the rate starts from the first game played.
         bar.reset_eta();
-        let shown = |done: usize| bar.set_position(done as u64);
         if self.test.is_none() && each.is_none() {
-            let run = simulate::run(self.spec, None, self.jobs, &shown)?;
+            let run = simulate::run(self.spec, None, self.jobs, &|done| {
+                bar.set_position(done as u64);
+            })?;
             bar.finish_and_clear();
             return Ok(run);
         }
-        let mut failed = None;
+        let mut shown = |records: &[Record]| {
+            bar.set_position(records.len() as u64);
+            each.as_mut().map_or(Ok(()), |each| each(records))
+        };
+        let Some(t) = self.test else {
+            let run =
+                simulate::run_until(self.spec, self.jobs, played, &mut shown, &mut |_| false)?;
+            bar.finish_and_clear();
+            return Ok(run);
+        };
         // Each game's result as it comes, for a run that takes hours.
-        let mut after_game = |r: &[Record]| {
-            if let Some(each) = each.as_mut() {
-                if let Err(e) = each(r) {
-                    failed = Some(e);
-                    return true;
-                }
-            }
-            let Some(t) = self.test else { return false };
+        let mut settled = |r: &[Record]| {
             let so_far = simulate::report(self.spec, self.sides, r, 0.0);
             let finished = so_far.finished;
             let wins = so_far.sides.get(self.side).map_or(0, |s| s.wins.count);
@@ -252,12 +253,9 @@ impl Seat<'_> {
             });
             t.verdict(wins, finished) != Verdict::Undecided
         };
-        let run = simulate::run_until(self.spec, self.jobs, played, &shown, &mut after_game)?;
+        let run = simulate::run_until(self.spec, self.jobs, played, &mut shown, &mut settled)?;
         bar.finish_and_clear();
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(run),
-        }
+        Ok(run)
     }
 }
 

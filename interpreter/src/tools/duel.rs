@@ -11,6 +11,7 @@ use crate::error::{Error, Location, Result};
 use crate::game::Loaded;
 use crate::ruleset::rules_version;
 use crate::tools::simulate::{Record, Spec};
+use crate::world::agent::AgentKind;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -22,12 +23,12 @@ pub struct DuelFile {
     /// The fingerprint of the rules the games were played under (see [`rules_fingerprint`]).
     pub rules: String,
     /// Each seat's games, in the order they were first played.
-    pub seats: Vec<Seat>,
+    pub seats: Vec<SeatGames>,
 }
 
 /// One seat of a duel: the first agent on `side`, and the games played so far.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Seat {
+pub struct SeatGames {
     /// The side the first agent plays.
     pub side: String,
     /// What was run (its `games` is that of the run that wrote it last; `records` may hold more).
@@ -64,7 +65,7 @@ impl DuelFile {
             )
         })?;
         let another = "name another file, or move this one away to start again";
-        if file.scenario != scenario {
+        if !same_file(&file.scenario, scenario) {
             return Err(Error::rules(format!(
                 "{}: it keeps the games of a duel on {}, not {}",
                 path.display(),
@@ -111,7 +112,7 @@ impl DuelFile {
             let beyond = self.seats[i].records.iter().filter(|r| r.index >= played);
             kept.extend(beyond.cloned());
         }
-        let new = Seat {
+        let new = SeatGames {
             side: side.to_string(),
             spec: spec.clone(),
             records: kept,
@@ -158,19 +159,45 @@ impl DuelFile {
         crate::game::write_atomically(path, &text)
     }
 
-    fn seat(&self, side: &str, spec: &Spec) -> Option<&Seat> {
+    fn seat(&self, side: &str, spec: &Spec) -> Option<&SeatGames> {
         self.seats.iter().find(|s| same_run(s, side, spec))
     }
 }
 
 /// Whether `seat` holds games of the run `spec` with the first agent on `side`, however many
-/// games either run was to play.
-fn same_run(seat: &Seat, side: &str, spec: &Spec) -> bool {
+/// games either run was to play. Scenarios are compared as files and agents as agents, so that
+/// `./s.ron` and `s.ron`, or `search` and `search:16`, are one run.
+fn same_run(seat: &SeatGames, side: &str, spec: &Spec) -> bool {
+    let agents = &seat.spec.agents;
     seat.side == side
-        && seat.spec.scenario == spec.scenario
+        && same_file(&seat.spec.scenario, &spec.scenario)
         && seat.spec.seed == spec.seed
-        && seat.spec.agents == spec.agents
+        && agents.len() == spec.agents.len()
+        && agents.iter().all(|(s, a)| {
+            let b = spec.agents.get(s).map(String::as_str);
+            b.is_some_and(|b| same_agent(a, b))
+        })
         && seat.spec.options == spec.options
+}
+
+/// Whether `a` and `b` name one file: the same text, or the same file once both are made
+/// absolute with links followed.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
+}
+
+/// Whether the agent texts `a` and `b` name one agent (`search` and `search:16`, say). A replay
+/// is its text: its log is not read here.
+fn same_agent(a: &str, b: &str) -> bool {
+    let kind = |text: &str| match AgentKind::parse(text, "") {
+        Ok(AgentKind::Replay { .. }) | Err(_) => None,
+        Ok(kind) => Some(kind),
+    };
+    a == b || kind(a).is_some_and(|k| Some(k) == kind(b))
 }
 
 #[cfg(test)]
@@ -217,6 +244,12 @@ mod tests {
         // Another seed or seat is another run.
         assert!(file.played("red", &spec(10, 2)).is_empty());
         assert!(file.played("blue", &spec(10, 1)).is_empty());
+        // The default budget written out is the same agent; another budget is another run.
+        let mut budget = spec(10, 1);
+        budget.agents["red"] = format!("search:{}", crate::world::agent::DEFAULT_ROLLOUTS);
+        assert_eq!(file.played("red", &budget).len(), 5);
+        budget.agents["red"] = "search:8".into();
+        assert!(file.played("red", &budget).is_empty());
         // Keeping a run's games again updates its seat, and keeps the games beyond them; another
         // seat is added beside it.
         let mut replayed = games[..2].to_vec();
@@ -254,5 +287,15 @@ mod tests {
             garbled.contains("duel.json:1:") && garbled.contains("not a file written by"),
             "{garbled}"
         );
+    }
+
+    #[test]
+    fn a_scenario_is_one_file_however_it_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.ron");
+        std::fs::write(&path, "()").unwrap();
+        assert!(same_file(&path, &dir.path().join(".").join("s.ron")));
+        assert!(!same_file(&path, &dir.path().join("t.ron")));
+        assert!(same_file(Path::new("t.ron"), Path::new("t.ron")));
     }
 }

@@ -211,17 +211,18 @@ pub fn run(
 }
 
 /// Runs a spec's games in the order of their indices, `jobs` at a time, until `settled` says
-/// the games so far answer the question or all `spec.games` are played, calling `progress`
-/// with the number of games kept. The games kept are always the first ones by index: games of
-/// the last batch past the one that settled it are dropped, so the answer does not depend on
-/// `jobs`. `played` are games 0 to n - 1 of the same run played before (by a run that was
-/// stopped): `settled` is asked after each of them in turn, as if it had just been played, so
-/// that the answer is the one a run from the start would give, and the run goes on from game n.
+/// the games so far answer the question or all `spec.games` are played. `played` are games 0 to
+/// n - 1 of the same run played before (by a run that was stopped): `settled` is asked after each
+/// of them in turn, as if it had just been played, so that the answer is the one a run from the
+/// start would give, and the run goes on from game n. After each game it plays, `each` gets the
+/// games so far before `settled` is asked, and an error of `each` ends the run with it. The games
+/// kept are always the first ones by index: games of the last batch past the one that settled it
+/// are dropped, so the answer does not depend on `jobs`.
 pub fn run_until(
     spec: &Spec,
     jobs: usize,
     played: Vec<Record>,
-    progress: &(dyn Fn(usize) + Sync),
+    each: &mut dyn FnMut(&[Record]) -> Result<()>,
     settled: &mut dyn FnMut(&[Record]) -> bool,
 ) -> Result<Run> {
     let sides = prepare(spec)?;
@@ -244,7 +245,7 @@ pub fn run_until(
         next += batch.len();
         for record in play(&batch, spec, &pool, &|| {}) {
             records.push(record);
-            progress(records.len());
+            each(&records)?;
             if settled(&records) {
                 return Ok(Run { sides, records });
             }
