@@ -193,9 +193,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Whether the agent texts `a` and `b` name one agent (`search` and `search:16`, say). A replay
 /// is its text: its log is not read here.
 fn same_agent(a: &str, b: &str) -> bool {
-    let kind = |text: &str| match AgentKind::parse(text, "") {
-        Ok(AgentKind::Replay { .. }) | Err(_) => None,
-        Ok(kind) => Some(kind),
+    let kind = |text: &str| {
+        let replay = text.starts_with("replay:");
+        (!replay).then(|| AgentKind::parse(text, "").ok()).flatten()
     };
     a == b || kind(a).is_some_and(|k| Some(k) == kind(b))
 }
