@@ -5,6 +5,7 @@
 use super::{parse_options, read_agents, usage};
 use indicatif::{ProgressBar, ProgressStyle};
 use muster_interpreter::tools::simulate::{self, Report, Shard, ShardFile, Spec};
+use muster_interpreter::world::agent::AgentKind;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -103,7 +104,7 @@ fn warn_about_replays(spec: &Spec) {
         return;
     }
     for (side, agent) in &spec.agents {
-        if agent.starts_with("replay:") {
+        if AgentKind::names_replay(agent) {
             eprintln!(
                 "warning: {side} replays one recorded game's answers in each of the {} games; \
                  games whose dice differ from the recording will fail when the answers stop fitting",

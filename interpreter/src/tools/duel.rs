@@ -194,8 +194,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// is its text: its log is not read here.
 fn same_agent(a: &str, b: &str) -> bool {
     let kind = |text: &str| {
-        let replay = text.starts_with("replay:");
-        (!replay).then(|| AgentKind::parse(text, "").ok()).flatten()
+        if AgentKind::names_replay(text) {
+            None
+        } else {
+            AgentKind::parse(text, "").ok()
+        }
     };
     a == b || kind(a).is_some_and(|k| Some(k) == kind(b))
 }

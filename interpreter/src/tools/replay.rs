@@ -16,7 +16,7 @@ use crate::game::{Game, GameOptions, Played};
 use crate::geom::hex::Hex;
 use crate::geom::map::Map;
 use crate::view::svg::{escape, Board};
-use crate::world::agent::Absent;
+use crate::world::agent::{Absent, AgentKind};
 use crate::world::log::{Entry, LogFile, Record};
 use crate::world::save::SaveFile;
 use crate::world::state::{State, Unit};
@@ -485,7 +485,7 @@ pub fn replay(path: &Path) -> Result<(Game, Recording)> {
     // A replay log's answers are the save's too (the rules may ask who plays a side, so the
     // others keep their agents). A person asked once the answers run out ends the game.
     for agent in save.agents.values_mut() {
-        if agent.starts_with("replay:") {
+        if AgentKind::names_replay(agent) {
             *agent = "human".into();
         }
     }

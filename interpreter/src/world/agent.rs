@@ -38,7 +38,16 @@ pub enum AgentKind {
     },
 }
 
+/// How an agent's text begins when it names a replay: `replay:LOG`.
+const REPLAY: &str = "replay:";
+
 impl AgentKind {
+    /// Whether the agent text `text` names a replay (`replay:LOG`), told without reading its log.
+    #[must_use]
+    pub fn names_replay(text: &str) -> bool {
+        text.starts_with(REPLAY)
+    }
+
     /// The agent's name in the log.
     #[must_use]
     pub fn name(&self) -> &'static str {
@@ -67,7 +76,7 @@ impl AgentKind {
     #[must_use]
     pub fn text(&self) -> String {
         match self {
-            AgentKind::Replay { log, .. } => format!("replay:{}", log.display()),
+            AgentKind::Replay { log, .. } => format!("{REPLAY}{}", log.display()),
             AgentKind::Search(Budget { rollouts, turns }) if *turns == DEFAULT_TURNS => {
                 format!("search:{rollouts}")
             }
@@ -86,7 +95,7 @@ impl AgentKind {
             "bot" => Ok(AgentKind::Bot),
             "search" => Ok(AgentKind::Search(Budget::default())),
             _ => {
-                if let Some(file) = text.strip_prefix("replay:") {
+                if let Some(file) = text.strip_prefix(REPLAY) {
                     return Ok(AgentKind::Replay {
                         log: PathBuf::from(file),
                         answers: recorded_answers(Path::new(file), side)?,
