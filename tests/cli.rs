@@ -92,7 +92,7 @@ fn bad_usage_exits_2() {
     // Arguments the command cannot use are usage errors too, found before the game starts.
     let skirmish = "tests/demo/scenarios/demo/skirmish.ron";
     let lv = "scenarios/last_victory/chickamauga.ron";
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["play", skirmish, "--agent", "green=bot"], "side `green`"),
         (
             &["play", skirmish, "--agent", "red=genius"],
@@ -117,6 +117,10 @@ fn bad_usage_exits_2() {
         (
             &["simulate", skirmish, "--games", "2", "--shard", "3/2"],
             "--shard takes K/N",
+        ),
+        (
+            &["play", skirmish, "--agent", "red=search", "--audit", "1"],
+            "--audit needs 2 fresh rollouts or more",
         ),
     ];
     for (args, says) in cases {

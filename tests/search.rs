@@ -3,7 +3,7 @@
 //! answers resumes without searching again, and `muster duel` reports both sides.
 
 use assert_cmd::Command;
-use muster_interpreter::game::lookahead::{score, WIN};
+use muster_interpreter::game::lookahead::{audit_table, score, WIN};
 use muster_interpreter::game::{Game, GameOptions};
 use muster_interpreter::world::agent::AgentKind;
 use muster_interpreter::world::agent::Budget;
@@ -14,7 +14,13 @@ const SKIRMISH: &str = "tests/demo/scenarios/demo/skirmish.ron";
 
 /// A game of the skirmish with red played by the search agent with `rollouts` rollouts.
 fn searching(seed: u64, rollouts: usize) -> Game {
+    auditing(seed, rollouts, 0)
+}
+
+/// [`searching`], each search audited with `audit` fresh rollouts an option (0: none).
+fn auditing(seed: u64, rollouts: usize, audit: usize) -> Game {
     let opts = GameOptions {
+        audit,
         seed,
         agents: [(
             "red".to_string(),
@@ -108,6 +114,60 @@ fn the_same_seed_and_budget_give_the_same_game() {
     assert!(first.contains("\"agent\":\"search\""));
     assert_eq!((first.clone(), result.clone()), game(3, 6));
     assert_ne!(first, game(3, 2).0, "the budget changes what is searched");
+}
+
+#[test]
+fn an_audit_measures_the_searches_and_leaves_the_game_as_it_was() {
+    let decisions = |g: &Game| -> Vec<(String, usize)> {
+        g.log()
+            .records()
+            .iter()
+            .filter_map(|r| match &r.entry {
+                Entry::Decision { kind, choice, .. } => Some((kind.clone(), *choice)),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut plain = searching(3, 6);
+    plain.run(None).unwrap();
+    let mut audited = auditing(3, 6, 4);
+    audited.run(None).unwrap();
+    assert_eq!(decisions(&plain), decisions(&audited), "the same answers");
+
+    let log = audited.log();
+    let events = searches(log.records());
+    assert!(events
+        .iter()
+        .all(|e| e.contains("; audited on 4 fresh rollouts (gain over the bot's choice")));
+    let audits = audited.audits();
+    assert_eq!(audits.len(), events.len(), "every search audited");
+    assert!(plain.audits().is_empty(), "no audit asked, none made");
+    // An answer that kept the bot's choice gained nothing over it, in any rollout.
+    assert!(audits
+        .iter()
+        .filter(|a| !a.parted)
+        .all(|a| a.chosen.mean == 0.0));
+    // Fresh luck: some option the search tried scores otherwise than in its own rollouts.
+    assert!(audits
+        .iter()
+        .any(|a| a.best_of_half.mean != 0.0 || a.chosen.mean != 0.0));
+    let table = audit_table(&audits);
+    assert!(
+        table.starts_with(&format!("audit of {} searches", audits.len())),
+        "{table}"
+    );
+    let all = table.lines().last().unwrap();
+    let parted = audits.iter().filter(|a| a.parted).count();
+    assert!(
+        all.split_whitespace().take(3).eq([
+            "all".to_string(),
+            audits.len().to_string(),
+            parted.to_string()
+        ]
+        .iter()
+        .map(String::as_str)),
+        "{table}"
+    );
 }
 
 #[test]

@@ -130,6 +130,7 @@ impl Searcher for Keep {
                 mean: 0.0,
                 rollouts: 0,
             }],
+            audit: None,
         })
     }
 }

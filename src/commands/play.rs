@@ -7,6 +7,7 @@
 //! `muster-recover.ron`), for a fixed ruleset to resume.
 
 use super::{parse_agents, parse_options, usage};
+use muster_interpreter::game::lookahead::audit_table;
 use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
 use muster_interpreter::tools::replay::Recording;
@@ -69,6 +70,12 @@ pub struct Args {
     /// game (the same on every run). Needs a build with `--features line-profile`.
     #[arg(long)]
     pub profile_lines: bool,
+    /// Audit the search agents' decisions: after each search, play every option it tried on N
+    /// more rollouts of fresh seeds, add what they found to the search's log event, and print
+    /// a table of the gains by turn to standard error after the game. The answers stay the
+    /// same; the game takes longer.
+    #[arg(long, value_name = "N")]
+    pub audit: Option<usize>,
 }
 
 /// The exit status after Ctrl-C (or SIGTERM, SIGHUP): the game is saved, but it did not end,
@@ -84,7 +91,13 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         echo: !a.json && !a.quiet,
         profile: a.profile,
         profile_lines: a.profile_lines,
+        audit: a.audit.unwrap_or(0),
     };
+    if a.audit.is_some_and(|n| n < 2) {
+        return Err(usage(
+            "--audit needs 2 fresh rollouts or more: half pick the best option, half measure it",
+        ));
+    }
     if a.profile_lines && !lines::available() {
         anyhow::bail!("--profile-lines: {}", lines::UNAVAILABLE);
     }
@@ -127,6 +140,9 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
     }
     if a.profile_lines {
         print_line_profile(&game, &lines::take(), 40);
+    }
+    if a.audit.is_some() {
+        eprint!("{}", audit_table(&game.audits()));
     }
     if let Some(p) = &a.log {
         let log = format!("{}{}", game.log_header().to_line(), game.log().to_jsonl());

@@ -29,13 +29,17 @@
 //!    an agent that took the best mean would part from the bot on luck alone, and play worse.
 //!
 //! Rollouts run on every core, each worker thread with its own compiled ruleset.
+//!
+//! A game may audit its searches ([`Lookahead::auditing`], `muster play --audit N`): after each
+//! search, every option it tried plays N more rollouts of fresh seeds, and the search's answer
+//! is set beside what they say ([`Audit`]). The game's answers stay the same.
 
 use super::{Game, Loaded};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::world::agent::Budget;
 use crate::world::dice::Stream;
-use crate::world::fork::{ForkPoint, Searched, Searcher, Tried};
+use crate::world::fork::{Audit, Audited, ForkPoint, Gain, Searched, Searcher, Tried};
 use crate::world::Rr;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -54,9 +58,15 @@ pub const MIN_ROLLOUTS_PER_OPTION: usize = 4;
 /// choice must reach before the search answers it instead (step 5 of the module's text).
 pub const CONFIDENCE: f64 = 1.0;
 
+/// The rollout numbers an audit starts from: far past any budget's, so that an audit's seeds
+/// are never the search's own.
+const AUDIT_ROLLOUTS_FROM: usize = 1 << 20;
+
 /// The search agent of one game: it forks the game's scenario.
 pub struct Lookahead {
     scenario: PathBuf,
+    /// Fresh rollouts an option for the audit of each search (0: no audit).
+    audit: usize,
 }
 
 impl Lookahead {
@@ -65,13 +75,24 @@ impl Lookahead {
     pub fn new(path: &Path) -> Lookahead {
         Lookahead {
             scenario: path.to_path_buf(),
+            audit: 0,
+        }
+    }
+
+    /// The same agent, auditing each search with `rollouts` fresh rollouts an option tried (see
+    /// the module's text); 0 audits none.
+    #[must_use]
+    pub fn auditing(self, rollouts: usize) -> Lookahead {
+        Lookahead {
+            audit: rollouts,
+            ..self
         }
     }
 }
 
 impl Searcher for Lookahead {
     fn pick(&self, at: &ForkPoint, budget: Budget, bot: &[usize]) -> Rr<Searched> {
-        search(&self.scenario, at, budget, bot).map_err(|e| {
+        search(&self.scenario, at, budget, bot, self.audit).map_err(|e| {
             format!(
                 "the search agent's rollouts of {}'s `{}` failed: {e}",
                 at.side, at.kind
@@ -105,8 +126,15 @@ pub fn candidates(at: &ForkPoint, rollouts: usize, bot: &[usize]) -> Vec<usize> 
 /// are played in two rounds: the first half of every option's, then the second half of the
 /// bot's choice and of the options still ahead of it. An option behind the bot's choice on the
 /// first half's luck is unlikely to prove a sure gain, and most decisions of a game (a move
-/// that changes nothing by the turn's end) have none ahead, so they cost half.
-fn search(scenario: &Path, at: &ForkPoint, budget: Budget, bot: &[usize]) -> Result<Searched> {
+/// that changes nothing by the turn's end) have none ahead, so they cost half. With `audit`
+/// above 0 the search is audited with that many fresh rollouts an option.
+fn search(
+    scenario: &Path,
+    at: &ForkPoint,
+    budget: Budget,
+    bot: &[usize],
+    audit: usize,
+) -> Result<Searched> {
     let tried = candidates(at, budget.rollouts, bot);
     let each = (budget.rollouts / tried.len()).max(1);
     let rounds = Rounds {
@@ -149,7 +177,74 @@ fn search(scenario: &Path, at: &ForkPoint, budget: Budget, bot: &[usize]) -> Res
                 rollouts: own.len(),
             })
             .collect(),
+        audit: (audit > 0).then(|| audited(&rounds, audit)).transpose()?,
     })
+}
+
+/// Plays each option tried on `rollouts` fresh rollouts and sets each one's gain over the bot's
+/// choice beside the best of the first half measured on the second (see [`Audit`]).
+fn audited(rounds: &Rounds, rollouts: usize) -> Result<Audit> {
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); rounds.tried.len()];
+    let all: Vec<usize> = (0..rounds.tried.len()).collect();
+    let from = AUDIT_ROLLOUTS_FROM;
+    rounds.play(&all, from..from + rollouts, &mut scores)?;
+    let half = rollouts / 2;
+    let gain = |c: usize, ks: std::ops::Range<usize>| {
+        Gain::of(&gains(&scores[c][ks.clone()], &scores[0][ks]))
+    };
+    let best = (0..scores.len()).fold(0, |best, c| {
+        if mean(&scores[c][..half]) > mean(&scores[best][..half]) {
+            c
+        } else {
+            best
+        }
+    });
+    Ok(Audit {
+        rollouts,
+        gains: (0..scores.len()).map(|c| gain(c, 0..rollouts)).collect(),
+        best_of_half: (best, gain(best, half..rollouts)),
+    })
+}
+
+/// What a game's audited searches found ([`Game::audits`]), as a table by game turn: the
+/// searches, how many parted from the bot's choice, the fresh rollouts' sum of the answers'
+/// gains over the bot's choices, and that of the best of half of them (see [`Audit`]), each
+/// with the standard error of the sum.
+#[must_use]
+pub fn audit_table(audits: &[Audited]) -> String {
+    let mut turns: Vec<i64> = audits.iter().map(|a| a.turn).collect();
+    turns.dedup();
+    let sum = |gains: &mut dyn Iterator<Item = Gain>| {
+        let (mean, variance) = gains.fold((0.0, 0.0), |(m, v), g| {
+            (m + g.mean, v + g.standard_error.powi(2))
+        });
+        format!("{mean:+9.2} ± {:<7.2}", variance.sqrt())
+    };
+    let row = |label: String, these: &[&Audited]| {
+        let line = format!(
+            "  {label:>5} {:>8} {:>6}  {}  {}",
+            these.len(),
+            these.iter().filter(|a| a.parted).count(),
+            sum(&mut these.iter().map(|a| a.chosen)),
+            sum(&mut these.iter().map(|a| a.best_of_half)),
+        );
+        format!("{}\n", line.trim_end())
+    };
+    let mut out = format!(
+        "audit of {} searches (score gained over the bot's choices, by fresh rollouts)\n  {:>5} {:>8} {:>6}  {:<19}  {:<19}\n",
+        audits.len(),
+        "turn",
+        "searches",
+        "parted",
+        "answers' gain",
+        "best of half's gain"
+    );
+    for turn in turns {
+        let these: Vec<&Audited> = audits.iter().filter(|a| a.turn == turn).collect();
+        out += &row(turn.to_string(), &these);
+    }
+    out += &row("all".into(), &audits.iter().collect::<Vec<_>>());
+    out
 }
 
 /// The rollouts of one search: its decision, the options it tries and how far they look.
@@ -219,15 +314,10 @@ fn gains(scores: &[f64], bot: &[f64]) -> Vec<f64> {
 /// (rollout by rollout), when it is above zero and above [`CONFIDENCE`] standard errors; else
 /// none.
 fn sure_gain(scores: &[f64], bot: &[f64]) -> Option<f64> {
-    let gains = gains(scores, bot);
-    let n = gains.len() as f64;
-    let mean = mean(&gains);
-    let variance = if gains.len() > 1 {
-        gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    let standard_error = (variance / n).sqrt();
+    let Gain {
+        mean,
+        standard_error,
+    } = Gain::of(&gains(scores, bot));
     (mean > 0.0 && mean > CONFIDENCE * standard_error).then_some(mean)
 }
 

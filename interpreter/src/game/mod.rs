@@ -55,6 +55,10 @@ pub struct GameOptions {
     /// Count script steps per line (`muster play --profile-lines`, see [`crate::host::lines`]); needs
     /// the `line-profile` feature. Applies as [`GameOptions::profile`] does.
     pub profile_lines: bool,
+    /// Audit every search of the search agents with this many fresh rollouts an option tried
+    /// (`muster play --audit N`; 0: none). The game's answers stay the same; [`Game::audits`]
+    /// holds what the audits found.
+    pub audit: usize,
 }
 
 /// The end of a game.
@@ -159,7 +163,9 @@ impl Game {
                 .values()
                 .any(|a| matches!(a, AgentKind::Search(_)))
             {
-                w.set_searcher(Rc::new(lookahead::Lookahead::new(&scenario.path)));
+                w.set_searcher(Rc::new(
+                    lookahead::Lookahead::new(&scenario.path).auditing(opts.audit),
+                ));
             }
             w.state_mut().turn = scenario.file.first_turn;
             w.state_mut().last_turn = scenario.file.last_turn;
@@ -722,6 +728,12 @@ impl Game {
     #[must_use]
     pub fn state(&self) -> State {
         self.handle.0.borrow().state().clone()
+    }
+
+    /// The searches audited so far (see [`GameOptions::audit`]), in order.
+    #[must_use]
+    pub fn audits(&self) -> Vec<crate::world::fork::Audited> {
+        self.handle.0.borrow().audits().to_vec()
     }
 
     /// A copy of the log.

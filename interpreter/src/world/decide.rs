@@ -248,10 +248,31 @@ fn searched(
         .iter()
         .map(|t| format!("`{}` {:.2} ({})", labels[t.option], t.mean, t.rollouts))
         .collect();
-    g.0.borrow_mut().event(
+    let audit = found.audit.as_ref().map_or_else(String::new, |a| {
+        let gains: Vec<String> = found
+            .tried
+            .iter()
+            .zip(&a.gains)
+            .skip(1)
+            .map(|(t, g)| {
+                format!(
+                    "`{}` {:+.2} ± {:.2}",
+                    labels[t.option], g.mean, g.standard_error
+                )
+            })
+            .collect();
+        format!(
+            "; audited on {} fresh rollouts (gain over the bot's choice ± standard error): {}",
+            a.rollouts,
+            gains.join(", ")
+        )
+    });
+    let mut w = g.0.borrow_mut();
+    w.keep_audit(side, kind, &found);
+    w.event(
         "search",
         format!(
-            "{side}'s `{kind}` searched (mean score, rollouts): {}; chose `{}`",
+            "{side}'s `{kind}` searched (mean score, rollouts): {}; chose `{}`{audit}",
             tried.join(", "),
             labels[index]
         ),

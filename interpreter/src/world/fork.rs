@@ -77,6 +77,72 @@ pub struct Searched {
     pub index: usize,
     /// Each option tried, in the order tried.
     pub tried: Vec<Tried>,
+    /// What fresh rollouts said of the options tried, when the game audits its searches.
+    pub audit: Option<Audit>,
+}
+
+/// A search audited (`muster play --audit N`): each option it tried played again on N rollouts
+/// of fresh seeds, none of them the search's own, so the gains below are not the luck that
+/// made the search choose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Audit {
+    /// The fresh rollouts each option had.
+    pub rollouts: usize,
+    /// Each option tried, in the order tried: its gain over the bot's choice (the first, whose
+    /// own gain is 0) under the same luck, over all the fresh rollouts.
+    pub gains: Vec<Gain>,
+    /// The option (an index into the options tried) whose first half of the fresh rollouts
+    /// scored best, and its gain over the second half: what a search of the same options that
+    /// always took its best mean, with half the rollouts, would gain, measured without the
+    /// luck that picked it.
+    pub best_of_half: (usize, Gain),
+}
+
+/// A gain in score over the bot's choice, rollout by rollout under the same luck.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Gain {
+    /// The mean of the differences.
+    pub mean: f64,
+    /// Its standard error (0 for fewer than two rollouts).
+    pub standard_error: f64,
+}
+
+impl Gain {
+    /// The mean and standard error of the differences `values`.
+    #[must_use]
+    pub fn of(values: &[f64]) -> Gain {
+        let n = values.len() as f64;
+        if values.is_empty() {
+            return Gain::default();
+        }
+        let mean = values.iter().sum::<f64>() / n;
+        let variance = if values.len() > 1 {
+            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        Gain {
+            mean,
+            standard_error: (variance / n).sqrt(),
+        }
+    }
+}
+
+/// One audited search of a game, as [`World::audits`] keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Audited {
+    /// The game turn of the decision.
+    pub turn: i64,
+    /// The side asked.
+    pub side: String,
+    /// The kind of decision.
+    pub kind: String,
+    /// Whether the search answered another option than the bot's choice.
+    pub parted: bool,
+    /// The fresh rollouts' gain of the option answered over the bot's choice (0 when it kept it).
+    pub chosen: Gain,
+    /// [`Audit::best_of_half`]'s gain.
+    pub best_of_half: Gain,
 }
 
 /// One option a search tried: its rollouts and their mean score.
@@ -113,6 +179,28 @@ impl World {
             agent_stream: self.agent_stream.state(),
             answers,
         }));
+    }
+
+    /// The searches audited so far (`muster play --audit N`), in order.
+    #[must_use]
+    pub fn audits(&self) -> &[Audited] {
+        &self.audits
+    }
+
+    /// Keeps an audited search of `side`'s `kind` at the current turn.
+    pub fn keep_audit(&mut self, side: &str, kind: &str, found: &Searched) {
+        let Some(audit) = &found.audit else { return };
+        let answered = found.tried.iter().position(|t| t.option == found.index);
+        self.audits.push(Audited {
+            turn: self.state.turn,
+            side: side.to_string(),
+            kind: kind.to_string(),
+            parted: answered != Some(0),
+            chosen: answered
+                .and_then(|c| audit.gains.get(c).copied())
+                .unwrap_or_default(),
+            best_of_half: audit.best_of_half.1,
+        });
     }
 
     /// Hands the game the searcher its search agents ask.

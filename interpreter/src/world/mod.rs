@@ -96,6 +96,8 @@ pub struct World {
     checkpoint: Option<std::sync::Arc<fork::Checkpoint>>,
     /// A fork's own seed, taken up when its last forced answer is (see [`fork`]).
     fresh_after_forced: Option<u64>,
+    /// The searches audited (`muster play --audit N`), in order.
+    audits: Vec<fork::Audited>,
 }
 
 /// One who watches a game as it is played: told of every log record as it is added, with the
@@ -574,6 +576,7 @@ impl World {
             searcher: None,
             checkpoint: None,
             fresh_after_forced: None,
+            audits: Vec::new(),
         }
     }
 }
