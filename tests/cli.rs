@@ -119,8 +119,8 @@ fn bad_usage_exits_2() {
             "--shard takes K/N",
         ),
         (
-            &["play", skirmish, "--agent", "red=search", "--audit", "1"],
-            "--audit needs 2 fresh rollouts or more",
+            &["play", skirmish, "--agent", "red=search", "--audit", "3"],
+            "--audit needs 4 fresh rollouts or more",
         ),
     ];
     for (args, says) in cases {

@@ -142,12 +142,13 @@ fn an_audit_measures_the_searches_and_leaves_the_game_as_it_was() {
     let audits = audited.audits();
     assert_eq!(audits.len(), events.len(), "every search audited");
     assert!(plain.audits().is_empty(), "no audit asked, none made");
-    // An answer that kept the bot's choice gained nothing over it, in any rollout.
+    // Each row measures the option answered: where the search kept the bot's choice, that is
+    // the bot's choice against itself (a row read at the wrong option would show a gain).
     assert!(audits
         .iter()
         .filter(|a| !a.parted)
         .all(|a| a.chosen.mean == 0.0));
-    // Fresh luck: some option the search tried scores otherwise than in its own rollouts.
+    // The audits measured something: the options tried do not all score alike.
     assert!(audits
         .iter()
         .any(|a| a.best_of_half.mean != 0.0 || a.chosen.mean != 0.0));

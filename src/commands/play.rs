@@ -7,7 +7,7 @@
 //! `muster-recover.ron`), for a fixed ruleset to resume.
 
 use super::{parse_agents, parse_options, usage};
-use muster_interpreter::game::lookahead::audit_table;
+use muster_interpreter::game::lookahead::{audit_table, MIN_AUDIT_ROLLOUTS};
 use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
 use muster_interpreter::tools::replay::Recording;
@@ -71,9 +71,10 @@ pub struct Args {
     #[arg(long)]
     pub profile_lines: bool,
     /// Audit the search agents' decisions: after each search, play every option it tried on N
-    /// more rollouts of fresh seeds, add what they found to the search's log event, and print
-    /// a table of the gains by turn to standard error after the game. The answers stay the
-    /// same; the game takes longer.
+    /// more rollouts of fresh seeds (4 or more), add what they found to the search's log event,
+    /// and print a table of the gains by turn to standard error after the game. The answers
+    /// stay the same; the game takes longer. A resumed game audits only the searches made
+    /// after the save's answers.
     #[arg(long, value_name = "N")]
     pub audit: Option<usize>,
 }
@@ -93,10 +94,10 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         profile_lines: a.profile_lines,
         audit: a.audit.unwrap_or(0),
     };
-    if a.audit.is_some_and(|n| n < 2) {
-        return Err(usage(
-            "--audit needs 2 fresh rollouts or more: half pick the best option, half measure it",
-        ));
+    if a.audit.is_some_and(|n| n < MIN_AUDIT_ROLLOUTS) {
+        return Err(usage(format!(
+            "--audit needs {MIN_AUDIT_ROLLOUTS} fresh rollouts or more: half pick the best option, half measure it"
+        )));
     }
     if a.profile_lines && !lines::available() {
         anyhow::bail!("--profile-lines: {}", lines::UNAVAILABLE);

@@ -39,9 +39,10 @@ use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::world::agent::Budget;
 use crate::world::dice::Stream;
-use crate::world::fork::{Audit, Audited, ForkPoint, Gain, Searched, Searcher, Tried};
+use crate::world::fork::{Audit, AuditRow, ForkPoint, Gain, Searched, Searcher, Tried};
 use crate::world::Rr;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -58,9 +59,9 @@ pub const MIN_ROLLOUTS_PER_OPTION: usize = 4;
 /// choice must reach before the search answers it instead (step 5 of the module's text).
 pub const CONFIDENCE: f64 = 1.0;
 
-/// The rollout numbers an audit starts from: far past any budget's, so that an audit's seeds
-/// are never the search's own.
-const AUDIT_ROLLOUTS_FROM: usize = 1 << 20;
+/// The fewest fresh rollouts an audit plays an option: half pick the best option and half
+/// measure it, and each half needs two rollouts for a standard error.
+pub const MIN_AUDIT_ROLLOUTS: usize = 4;
 
 /// The search agent of one game: it forks the game's scenario.
 pub struct Lookahead {
@@ -81,12 +82,19 @@ impl Lookahead {
 
     /// The same agent, auditing each search with `rollouts` fresh rollouts an option tried (see
     /// the module's text); 0 audits none.
-    #[must_use]
-    pub fn auditing(self, rollouts: usize) -> Lookahead {
-        Lookahead {
+    ///
+    /// # Errors
+    /// Fewer than [`MIN_AUDIT_ROLLOUTS`], but more than 0.
+    pub fn auditing(self, rollouts: usize) -> Result<Lookahead> {
+        if (1..MIN_AUDIT_ROLLOUTS).contains(&rollouts) {
+            return Err(Error::rules(format!(
+                "an audit needs {MIN_AUDIT_ROLLOUTS} fresh rollouts an option or more, not {rollouts}: half pick the best option, half measure it"
+            )));
+        }
+        Ok(Lookahead {
             audit: rollouts,
             ..self
-        }
+        })
     }
 }
 
@@ -177,16 +185,23 @@ fn search(
                 rollouts: own.len(),
             })
             .collect(),
-        audit: (audit > 0).then(|| audited(&rounds, audit)).transpose()?,
+        audit: (audit > 0)
+            .then(|| fresh_rollouts(&rounds, each, audit))
+            .transpose()
+            .map_err(|e| {
+                Error::rules(format!(
+                    "the audit's fresh rollouts failed, where the search's own did not: {e}"
+                ))
+            })?,
     })
 }
 
-/// Plays each option tried on `rollouts` fresh rollouts and sets each one's gain over the bot's
-/// choice beside the best of the first half measured on the second (see [`Audit`]).
-fn audited(rounds: &Rounds, rollouts: usize) -> Result<Audit> {
+/// Plays each option tried on `rollouts` fresh rollouts, numbered from `from` on (past the
+/// search's own, so none shares its luck), and sets each one's gain over the bot's choice beside
+/// the best of the first half measured on the second (see [`Audit`]).
+fn fresh_rollouts(rounds: &Rounds, from: usize, rollouts: usize) -> Result<Audit> {
     let mut scores: Vec<Vec<f64>> = vec![Vec::new(); rounds.tried.len()];
     let all: Vec<usize> = (0..rounds.tried.len()).collect();
-    let from = AUDIT_ROLLOUTS_FROM;
     rounds.play(&all, from..from + rollouts, &mut scores)?;
     let half = rollouts / 2;
     let gain = |c: usize, ks: std::ops::Range<usize>| {
@@ -202,7 +217,7 @@ fn audited(rounds: &Rounds, rollouts: usize) -> Result<Audit> {
     Ok(Audit {
         rollouts,
         gains: (0..scores.len()).map(|c| gain(c, 0..rollouts)).collect(),
-        best_of_half: (best, gain(best, half..rollouts)),
+        best_of_half: gain(best, half..rollouts),
     })
 }
 
@@ -211,22 +226,18 @@ fn audited(rounds: &Rounds, rollouts: usize) -> Result<Audit> {
 /// gains over the bot's choices, and that of the best of half of them (see [`Audit`]), each
 /// with the standard error of the sum.
 #[must_use]
-pub fn audit_table(audits: &[Audited]) -> String {
-    let mut turns: Vec<i64> = audits.iter().map(|a| a.turn).collect();
-    turns.dedup();
-    let sum = |gains: &mut dyn Iterator<Item = Gain>| {
-        let (mean, variance) = gains.fold((0.0, 0.0), |(m, v), g| {
-            (m + g.mean, v + g.standard_error.powi(2))
-        });
-        format!("{mean:+9.2} ± {:<7.2}", variance.sqrt())
-    };
-    let row = |label: String, these: &[&Audited]| {
+pub fn audit_table(audits: &[AuditRow]) -> String {
+    let mut turns: BTreeMap<i64, Vec<&AuditRow>> = BTreeMap::new();
+    for a in audits {
+        turns.entry(a.turn).or_default().push(a);
+    }
+    let row = |label: String, these: &[&AuditRow]| {
         let line = format!(
             "  {label:>5} {:>8} {:>6}  {}  {}",
             these.len(),
             these.iter().filter(|a| a.parted).count(),
-            sum(&mut these.iter().map(|a| a.chosen)),
-            sum(&mut these.iter().map(|a| a.best_of_half)),
+            summed(these.iter().map(|a| a.chosen)),
+            summed(these.iter().map(|a| a.best_of_half)),
         );
         format!("{}\n", line.trim_end())
     };
@@ -239,12 +250,19 @@ pub fn audit_table(audits: &[Audited]) -> String {
         "answers' gain",
         "best of half's gain"
     );
-    for turn in turns {
-        let these: Vec<&Audited> = audits.iter().filter(|a| a.turn == turn).collect();
-        out += &row(turn.to_string(), &these);
+    for (turn, these) in &turns {
+        out += &row(turn.to_string(), these);
     }
     out += &row("all".into(), &audits.iter().collect::<Vec<_>>());
     out
+}
+
+/// The sum of `gains` and its standard error, as a column of [`audit_table`].
+fn summed(gains: impl Iterator<Item = Gain>) -> String {
+    let (mean, variance) = gains.fold((0.0, 0.0), |(m, v), g| {
+        (m + g.mean, v + g.standard_error.powi(2))
+    });
+    format!("{mean:+9.2} ± {:<7.2}", variance.sqrt())
 }
 
 /// The rollouts of one search: its decision, the options it tries and how far they look.

@@ -164,7 +164,7 @@ impl Game {
                 .any(|a| matches!(a, AgentKind::Search(_)))
             {
                 w.set_searcher(Rc::new(
-                    lookahead::Lookahead::new(&scenario.path).auditing(opts.audit),
+                    lookahead::Lookahead::new(&scenario.path).auditing(opts.audit)?,
                 ));
             }
             w.state_mut().turn = scenario.file.first_turn;
@@ -732,7 +732,7 @@ impl Game {
 
     /// The searches audited so far (see [`GameOptions::audit`]), in order.
     #[must_use]
-    pub fn audits(&self) -> Vec<crate::world::fork::Audited> {
+    pub fn audits(&self) -> Vec<crate::world::fork::AuditRow> {
         self.handle.0.borrow().audits().to_vec()
     }
 

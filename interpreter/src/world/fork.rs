@@ -91,11 +91,11 @@ pub struct Audit {
     /// Each option tried, in the order tried: its gain over the bot's choice (the first, whose
     /// own gain is 0) under the same luck, over all the fresh rollouts.
     pub gains: Vec<Gain>,
-    /// The option (an index into the options tried) whose first half of the fresh rollouts
-    /// scored best, and its gain over the second half: what a search of the same options that
-    /// always took its best mean, with half the rollouts, would gain, measured without the
-    /// luck that picked it.
-    pub best_of_half: (usize, Gain),
+    /// The gain, over the second half of the fresh rollouts, of the option whose first half
+    /// scored best (the first such, the bot's choice on a tie): what taking the best mean of
+    /// the same options on half the rollouts would gain, measured without the luck that
+    /// picked it.
+    pub best_of_half: Gain,
 }
 
 /// A gain in score over the bot's choice, rollout by rollout under the same luck.
@@ -111,10 +111,10 @@ impl Gain {
     /// The mean and standard error of the differences `values`.
     #[must_use]
     pub fn of(values: &[f64]) -> Gain {
-        let n = values.len() as f64;
         if values.is_empty() {
             return Gain::default();
         }
+        let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
         let variance = if values.len() > 1 {
             values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
@@ -130,7 +130,7 @@ impl Gain {
 
 /// One audited search of a game, as [`World::audits`] keeps it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Audited {
+pub struct AuditRow {
     /// The game turn of the decision.
     pub turn: i64,
     /// The side asked.
@@ -183,23 +183,27 @@ impl World {
 
     /// The searches audited so far (`muster play --audit N`), in order.
     #[must_use]
-    pub fn audits(&self) -> &[Audited] {
+    pub fn audits(&self) -> &[AuditRow] {
         &self.audits
     }
 
-    /// Keeps an audited search of `side`'s `kind` at the current turn.
-    pub fn keep_audit(&mut self, side: &str, kind: &str, found: &Searched) {
+    /// Keeps an audited search of `side`'s `kind` at the current turn. A search whose answer
+    /// its audit did not measure (an answer not among the options tried) is left out.
+    pub(super) fn keep_audit(&mut self, side: &str, kind: &str, found: &Searched) {
         let Some(audit) = &found.audit else { return };
-        let answered = found.tried.iter().position(|t| t.option == found.index);
-        self.audits.push(Audited {
+        let Some(answered) = found.tried.iter().position(|t| t.option == found.index) else {
+            return;
+        };
+        let Some(&chosen) = audit.gains.get(answered) else {
+            return;
+        };
+        self.audits.push(AuditRow {
             turn: self.state.turn,
             side: side.to_string(),
             kind: kind.to_string(),
-            parted: answered != Some(0),
-            chosen: answered
-                .and_then(|c| audit.gains.get(c).copied())
-                .unwrap_or_default(),
-            best_of_half: audit.best_of_half.1,
+            parted: answered != 0,
+            chosen,
+            best_of_half: audit.best_of_half,
         });
     }
 

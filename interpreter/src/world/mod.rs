@@ -97,7 +97,7 @@ pub struct World {
     /// A fork's own seed, taken up when its last forced answer is (see [`fork`]).
     fresh_after_forced: Option<u64>,
     /// The searches audited (`muster play --audit N`), in order.
-    audits: Vec<fork::Audited>,
+    audits: Vec<fork::AuditRow>,
 }
 
 /// One who watches a game as it is played: told of every log record as it is added, with the
