@@ -7,7 +7,7 @@
 //! `muster-recover.ron`), for a fixed ruleset to resume.
 
 use super::{parse_agents, parse_options, usage};
-use muster_interpreter::game::lookahead::{audit_table, MIN_AUDIT_ROLLOUTS};
+use muster_interpreter::game::lookahead::{audit_problem, audit_table};
 use muster_interpreter::game::{write_atomically, Game, GameOptions, GameResult, Played};
 use muster_interpreter::host::lines;
 use muster_interpreter::tools::replay::Recording;
@@ -94,10 +94,8 @@ pub fn exec(a: &Args) -> anyhow::Result<ExitCode> {
         profile_lines: a.profile_lines,
         audit: a.audit.unwrap_or(0),
     };
-    if a.audit.is_some_and(|n| n < MIN_AUDIT_ROLLOUTS) {
-        return Err(usage(format!(
-            "--audit needs {MIN_AUDIT_ROLLOUTS} fresh rollouts or more: half pick the best option, half measure it"
-        )));
+    if let Some(problem) = audit_problem(opts.audit) {
+        return Err(usage(format!("--audit {problem}")));
     }
     if a.profile_lines && !lines::available() {
         anyhow::bail!("--profile-lines: {}", lines::UNAVAILABLE);

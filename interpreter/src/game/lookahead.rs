@@ -63,6 +63,15 @@ pub const CONFIDENCE: f64 = 1.0;
 /// measure it, and each half needs two rollouts for a standard error.
 pub const MIN_AUDIT_ROLLOUTS: usize = 4;
 
+/// What is wrong with auditing searches on `rollouts` fresh rollouts an option, if anything (0
+/// audits none).
+#[must_use]
+pub fn audit_problem(rollouts: usize) -> Option<String> {
+    (1..MIN_AUDIT_ROLLOUTS).contains(&rollouts).then(|| {
+        format!("needs {MIN_AUDIT_ROLLOUTS} fresh rollouts or more: half pick the best option, half measure it")
+    })
+}
+
 /// The search agent of one game: it forks the game's scenario.
 pub struct Lookahead {
     scenario: PathBuf,
@@ -84,12 +93,10 @@ impl Lookahead {
     /// the module's text); 0 audits none.
     ///
     /// # Errors
-    /// Fewer than [`MIN_AUDIT_ROLLOUTS`], but more than 0.
+    /// [`audit_problem`]: fewer than [`MIN_AUDIT_ROLLOUTS`], but more than 0.
     pub fn auditing(self, rollouts: usize) -> Result<Lookahead> {
-        if (1..MIN_AUDIT_ROLLOUTS).contains(&rollouts) {
-            return Err(Error::rules(format!(
-                "an audit needs {MIN_AUDIT_ROLLOUTS} fresh rollouts an option or more, not {rollouts}: half pick the best option, half measure it"
-            )));
+        if let Some(problem) = audit_problem(rollouts) {
+            return Err(Error::rules(format!("an audit {problem}")));
         }
         Ok(Lookahead {
             audit: rollouts,

@@ -326,13 +326,7 @@ impl Stats {
         if values.is_empty() {
             return Stats::default();
         }
-        let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let var = if values.len() > 1 {
-            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
-        } else {
-            0.0
-        };
+        let (mean, var) = crate::world::fork::mean_and_variance(values);
         let mut sorted = values.to_vec();
         sorted.sort_by(f64::total_cmp);
         Stats {

@@ -111,21 +111,29 @@ impl Gain {
     /// The mean and standard error of the differences `values`.
     #[must_use]
     pub fn of(values: &[f64]) -> Gain {
-        if values.is_empty() {
-            return Gain::default();
-        }
-        let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let variance = if values.len() > 1 {
-            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
-        } else {
-            0.0
-        };
+        let (mean, variance) = mean_and_variance(values);
+        let n = values.len().max(1) as f64;
         Gain {
             mean,
             standard_error: (variance / n).sqrt(),
         }
     }
+}
+
+/// The mean of `values` and their sample variance (0 for fewer than two; both 0 for none).
+#[must_use]
+pub fn mean_and_variance(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let variance = if values.len() > 1 {
+        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (mean, variance)
 }
 
 /// One audited search of a game, as [`World::audits`] keeps it.
